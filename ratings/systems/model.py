@@ -1,0 +1,122 @@
+"""The engine's data: what one event brings in and what comes out.
+
+These frozen dataclasses are the inside of the contract in
+`shared/spec/engine-contract.md`; `io.py` turns JSON into them and back.
+Every system module takes an `EventInput` and returns an `EventOutput`.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+from typing import Literal
+
+from ratings.systems.grades import Grade
+
+Result = Literal["white", "black", "draw"]
+JSON = None | bool | int | float | str | list["JSON"] | dict[str, "JSON"]
+
+
+class BadInput(ValueError):
+    """Malformed input; `field` names where (e.g. ``games[3].white``)."""
+
+    def __init__(self, field: str, message: str) -> None:
+        super().__init__(f"{field}: {message}")
+        self.field = field
+        self.message = message
+
+
+@dataclass(frozen=True, slots=True)
+class Event:
+    id: str
+    date: dt.date
+    klass: Literal["A", "B", "C"] = "A"
+    board: Literal[19, 13, 9] = 19
+    official: bool = True
+    participants: int | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Player:
+    id: str
+    rating: float | None
+    grade: Grade | None = None
+    best_grade: Grade | None = None
+    birth_date: dt.date | None = None
+    history: JSON = None
+
+
+@dataclass(frozen=True, slots=True)
+class Game:
+    round: int
+    white: str
+    black: str
+    result: Result
+    handicap: int = 0
+
+    def score_of(self, player_id: str) -> float:
+        """1, 0.5 or 0 for the named player (who must be in the game)."""
+        if self.result == "draw":
+            return 0.5
+        winner = self.white if self.result == "white" else self.black
+        return 1.0 if winner == player_id else 0.0
+
+    def opponent_of(self, player_id: str) -> str:
+        return self.black if player_id == self.white else self.white
+
+
+@dataclass(frozen=True, slots=True)
+class EventInput:
+    system: str
+    params: Mapping[str, JSON]  # as given; the system validates values
+    event: Event
+    players: tuple[Player, ...]
+    games: tuple[Game, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class GameOutput:
+    round: int
+    opponent: str
+    score: float
+    expected: float
+    change: float
+
+
+@dataclass(frozen=True, slots=True)
+class PlayerOutput:
+    id: str
+    before: float | None
+    after: float | None
+    change: float | None
+    rated: bool = True
+    provisional: bool = False
+    anomalous: bool = False
+    history: JSON = None
+    games: tuple[GameOutput, ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
+class EventOutput:
+    system: str
+    event: str
+    players: tuple[PlayerOutput, ...]
+    notes: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
+class RatingSystem:
+    """One entry of the registry.
+
+    `params` holds each published constant a caller may override, with its
+    default; `rate` validates the values it is given (raising `BadInput`
+    with the field ``params.<name>``) and rates one event.
+    `needs_grade`: a newcomer without a grade is bad input (the Go systems).
+    """
+
+    code: str
+    title: str
+    params: Mapping[str, JSON]
+    rate: Callable[[EventInput], EventOutput]
+    needs_grade: bool = False
