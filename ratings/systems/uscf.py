@@ -1,0 +1,292 @@
+"""Reversi on the games Zone, USCF-style Elo (`uscf`).
+
+Spec: `shared/spec/uscf.md` (Part B is the algorithm, Part C the decisions U1-U12).
+Games are rated one at a time (U2); ratings are whole numbers after each game.
+
+Exactness: the expectation is computed in high-precision decimal so that the
+reported `expected` is the correctly rounded double of 1/(10^(dr/400) + 1), and
+ratings are carried as exact fractions so that the crossing factors 1.33 etc.
+never suffer binary rounding (Part B, step 5).
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Mapping
+from dataclasses import dataclass
+from decimal import ROUND_HALF_UP, Context, Decimal
+from fractions import Fraction
+from functools import lru_cache
+
+from ratings.systems.model import (
+    JSON,
+    BadInput,
+    EventInput,
+    EventOutput,
+    Game,
+    GameOutput,
+    PlayerOutput,
+    RatingSystem,
+)
+
+# --- Published constants (Part A / Part B) -----------------------------------
+
+DEFAULT_PARAMS: dict[str, JSON] = {
+    "start": 1600,
+    "floor": 100,
+    "crossing": True,
+    "min_change": 1,
+}
+MIN_CHANGE_LIMITS = (0, 16)  # Part D: integer 0-16, so |d| never exceeds K (U4, U6)
+
+# Lower bound of each category and its K; categories are half-open (U3).
+CATEGORY_BOUNDS = (2100, 2400)
+K_BY_CATEGORY = (32, 24, 16)
+
+# Crossing adjustments (Part B step 5, U5): (from, to) -> (pivot, factor), exact decimals.
+CROSSING = {
+    (0, 1): (2100, Fraction("0.75")),
+    (1, 0): (2100, Fraction("1.33")),
+    (1, 2): (2400, Fraction("0.66")),
+    (2, 1): (2400, Fraction("1.50")),
+}
+
+NOTE = (
+    "games are rated one at a time in (round, input) order; per-game 'change' is the rating "
+    "after that game minus the rating before it (crossing adjustment and floor included)"
+)
+
+# Beyond this |dr| the expectation is below 1e-500: it prints as 0.0 / 1.0 and cannot
+# change any rounding, so the power (which would overflow) is skipped.
+_NEGLIGIBLE_DR = 200_000
+_EXPECTATION_CONTEXT = Context(prec=50)
+_SCORES = {"win": Decimal(1), "draw": Decimal("0.5"), "loss": Decimal(0)}
+
+Rating = int | Fraction
+
+
+@dataclass(frozen=True, slots=True)
+class _Params:
+    start: float
+    floor: int
+    crossing: bool
+    min_change: int
+
+
+# --- Formulas -----------------------------------------------------------------
+
+
+def category(rating: Rating) -> int:
+    """Category 0, 1 or 2 of a rating: < 2100, 2100-2399, >= 2400 (Part B, U3)."""
+    low, high = CATEGORY_BOUNDS
+    if rating < low:
+        return 0
+    return 1 if rating < high else 2
+
+
+def k_factor(rating: Rating) -> int:
+    """K from the category of the rating just before the game (Part B step 1, U3)."""
+    return K_BY_CATEGORY[category(rating)]
+
+
+@lru_cache(maxsize=65_536)
+def expectation(dr: Rating) -> Decimal:
+    """We = 1/(10^(dr/400) + 1), dr = opponent - own, to 50 digits (Part B step 2, U1)."""
+    if dr > _NEGLIGIBLE_DR:
+        return Decimal(0)
+    if dr < -_NEGLIGIBLE_DR:
+        return Decimal(1)
+    ctx = _EXPECTATION_CONTEXT
+    exponent = ctx.divide(_to_decimal(dr), Decimal(400))
+    return ctx.divide(Decimal(1), ctx.add(ctx.power(Decimal(10), exponent), Decimal(1)))
+
+
+def points(k: int, score: Decimal, we: Decimal, min_change: int) -> int:
+    """d = round(K(W - We)), at least `min_change` in size for a decisive game (step 3, U4)."""
+    d = int((k * (score - we)).quantize(Decimal(1), rounding=ROUND_HALF_UP))
+    if score == _SCORES["win"] and d < min_change:
+        return min_change
+    if score == _SCORES["loss"] and d > -min_change:
+        return -min_change
+    return d
+
+
+def crossing_adjustment(old: Rating, new: Rating) -> Rating:
+    """Ra for a game that moves a player into another category, else Rn (step 5, U5)."""
+    row = CROSSING.get((category(old), category(new)))
+    if row is None:
+        return new
+    pivot, factor = row
+    return pivot + (new - pivot) * factor
+
+
+def round_half_away(x: Rating) -> int:
+    """Exact round half away from zero (Part B, U7): 2395.5 -> 2396, -2.5 -> -3."""
+    exact = Fraction(x)
+    magnitude = (2 * abs(exact.numerator) + exact.denominator) // (2 * exact.denominator)
+    return magnitude if exact >= 0 else -magnitude
+
+
+def rating_after_game(old: Rating, d: int, params: _Params) -> int:
+    """Rn = Ro + d, crossing adjustment, one rounding, then the floor (steps 4-6, U7, U8)."""
+    new: Rating = old + d
+    if params.crossing:
+        new = crossing_adjustment(old, new)
+    return max(round_half_away(new), params.floor)
+
+
+# --- Driver -------------------------------------------------------------------
+
+
+def rate(event: EventInput) -> EventOutput:
+    """Rate one event game by game, in (round, input position) order (U2)."""
+    params = _read_params(event.params)
+    before: dict[str, float] = {}
+    for index, player in enumerate(event.players):
+        before[player.id] = _starting_rating(player.rating, index, params)
+    current: dict[str, Rating] = {pid: _exact(rating) for pid, rating in before.items()}
+    games: dict[str, list[GameOutput]] = {pid: [] for pid in before}
+
+    ordered = sorted(enumerate(event.games), key=lambda pair: (pair[1].round, pair[0]))
+    for index, game in ordered:
+        _check_game(game, index, current)
+        white_old, black_old = current[game.white], current[game.black]
+        white_score = _score_name(game, game.white)
+        black_score = _score_name(game, game.black)
+        white_we = expectation(black_old - white_old)
+        black_we = expectation(white_old - black_old)
+        white_new = rating_after_game(
+            white_old,
+            points(k_factor(white_old), _SCORES[white_score], white_we, params.min_change),
+            params,
+        )
+        black_new = rating_after_game(
+            black_old,
+            points(k_factor(black_old), _SCORES[black_score], black_we, params.min_change),
+            params,
+        )
+        current[game.white], current[game.black] = white_new, black_new
+        games[game.white].append(_game_output(game, game.white, white_we, white_old, white_new))
+        games[game.black].append(_game_output(game, game.black, black_we, black_old, black_new))
+
+    players = tuple(_player_output(pid, before[pid], current[pid], games[pid]) for pid in before)
+    return EventOutput(system=SYSTEM.code, event=event.event.id, players=players, notes=(NOTE,))
+
+
+def _read_params(given: Mapping[str, JSON]) -> _Params:
+    """Validate the `params` overrides (Part D)."""
+    for name in given:
+        if name not in DEFAULT_PARAMS:
+            raise BadInput(f"params.{name}", "unknown parameter for uscf")
+    merged = {**DEFAULT_PARAMS, **given}
+    start = merged["start"]
+    if not _is_finite_number(start):
+        raise BadInput("params.start", "must be a finite number")
+    floor = merged["floor"]
+    if not _is_finite_number(floor) or not float(floor).is_integer():  # type: ignore[arg-type]
+        raise BadInput("params.floor", "must be a whole number")
+    crossing = merged["crossing"]
+    if not isinstance(crossing, bool):
+        raise BadInput("params.crossing", "must be true or false")
+    min_change = merged["min_change"]
+    low, high = MIN_CHANGE_LIMITS
+    if isinstance(min_change, bool) or not isinstance(min_change, int):
+        raise BadInput("params.min_change", "must be an integer")
+    if not low <= min_change <= high:
+        raise BadInput("params.min_change", f"must be between {low} and {high}")
+    return _Params(float(start), int(floor), crossing, min_change)  # type: ignore[arg-type]
+
+
+def _is_finite_number(value: JSON) -> bool:
+    if isinstance(value, bool) or not isinstance(value, int | float):
+        return False
+    return math.isfinite(value)
+
+
+def _starting_rating(rating: float | None, index: int, params: _Params) -> float:
+    """Input rating, or `start` for a newcomer (U9); integral values stay ints."""
+    if rating is None:
+        value: float = params.start
+    elif isinstance(rating, bool) or not isinstance(rating, int | float):
+        raise BadInput(f"players[{index}].rating", "must be a number or null")
+    elif not math.isfinite(rating):
+        raise BadInput(f"players[{index}].rating", "must be finite")
+    else:
+        value = rating
+    if isinstance(value, float) and value.is_integer():
+        return int(value)
+    return value
+
+
+def _exact(rating: float) -> Rating:
+    return rating if isinstance(rating, int) else Fraction(rating)
+
+
+def _to_decimal(x: Rating) -> Decimal:
+    if isinstance(x, int):
+        return Decimal(x)
+    # The denominator is a power of two, so this quotient is exact at this precision.
+    exact = Context(prec=2000)
+    return exact.divide(Decimal(x.numerator), Decimal(x.denominator))
+
+
+def _check_game(game: Game, index: int, current: Mapping[str, Rating]) -> None:
+    """The core validates games; this keeps direct callers to BadInput as well."""
+    for side in ("white", "black"):
+        if getattr(game, side) not in current:
+            raise BadInput(f"games[{index}].{side}", f"unknown player id {getattr(game, side)!r}")
+    if game.white == game.black:
+        raise BadInput(f"games[{index}]", "a player cannot play himself")
+    if game.result not in ("white", "black", "draw"):
+        raise BadInput(f"games[{index}].result", "must be white, black or draw")
+    if game.handicap < 0:
+        raise BadInput(f"games[{index}].handicap", "must not be negative")
+
+
+def _score_name(game: Game, player_id: str) -> str:
+    score = game.score_of(player_id)
+    return "win" if score == 1 else "draw" if score == 0.5 else "loss"
+
+
+def _game_output(game: Game, pid: str, we: Decimal, old: Rating, new: int) -> GameOutput:
+    """Per-game line (U11): We at full precision, change including crossing and floor."""
+    score = game.score_of(pid)
+    return GameOutput(
+        round=game.round,
+        opponent=game.opponent_of(pid),
+        score=0.5 if score == 0.5 else int(score),
+        expected=float(we),
+        change=_plain(new - old),
+    )
+
+
+def _player_output(pid: str, before: float, after: Rating, games: list[GameOutput]) -> PlayerOutput:
+    """Part D: ratings are always rated, never provisional or anomalous; no history (U9, U10)."""
+    after_value = _plain(after)
+    return PlayerOutput(
+        id=pid,
+        before=before,
+        after=after_value,
+        change=_plain(_exact(after_value) - _exact(before)),
+        rated=True,
+        provisional=False,
+        anomalous=False,
+        history=None,
+        games=tuple(games),
+    )
+
+
+def _plain(x: Rating) -> float:
+    """An exact value as JSON wants it: int when whole, else the nearest float."""
+    if isinstance(x, int):
+        return x
+    return int(x) if x.denominator == 1 else float(x)
+
+
+SYSTEM = RatingSystem(
+    code="uscf",
+    title="Reversi (games Zone), USCF-style Elo",
+    params=DEFAULT_PARAMS,
+    rate=rate,
+    needs_grade=False,
+)
