@@ -1,0 +1,290 @@
+"""`egf`: the European Go Federation GoR system (epsilon = 0.016), as in `spec/egf.md`.
+
+Every game of a tournament is computed from the pre-tournament ratings; a
+player's change is the class-weighted sum of his games' changes, cut at
+-`max_drop`, kept above `floor`, and stored to 3 decimals.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Mapping
+from dataclasses import dataclass
+from operator import attrgetter
+
+from ratings.systems.grades import ALL_GRADES, Grade
+from ratings.systems.model import (
+    JSON,
+    BadInput,
+    EventInput,
+    EventOutput,
+    GameOutput,
+    Player,
+    PlayerOutput,
+    RatingSystem,
+)
+from ratings.systems.numeric import interpolate, round_half_away
+
+# --- Published constants (egf.md §1-§5) -------------------------------------------------
+
+EPSILON = 0.016
+CLASS_WEIGHTS: dict[str, float] = {"A": 1.0, "B": 0.75, "C": 0.5}
+MAX_DROP = 100.0
+FLOOR = 100.0
+STORED_DECIMALS = 3
+EXPONENT_LIMIT = 700.0  # e^x overflows a double near x = 709
+
+# Table II: GoR -> con. Outside the table the end values hold (116 below 100, 10 above 2700).
+CON_TABLE: tuple[tuple[float, float], ...] = (
+    (100, 116), (200, 110), (300, 105), (400, 100), (500, 95), (600, 90), (700, 85),
+    (800, 80), (900, 75), (1000, 70), (1100, 65), (1200, 60), (1300, 55), (1400, 51),
+    (1500, 47), (1600, 43), (1700, 39), (1800, 35), (1900, 31), (2000, 27), (2100, 24),
+    (2200, 21), (2300, 18), (2400, 15), (2500, 13), (2600, 11), (2700, 10),
+)  # fmt: skip
+# Table II: GoR -> a (exactly 205 - GoR/20 between the ends; 200 below 100, 70 above 2700).
+A_TABLE: tuple[tuple[float, float], ...] = tuple((gor, 205 - gor / 20) for gor, _ in CON_TABLE)
+
+# The grade scale (§1).
+WEAKEST_RATED_KYU = 20  # 21k-30k share 20k's value, the bottom of the scale
+PRO_START = 2700.0  # 1p
+PRO_STEP = 30.0
+RESET_AMATEUR_GRADES = 2
+RESET_PRO_GRADES = 1
+RESET_MIXED_GOR = 200.0  # amateur -> professional: counted on the GoR scale
+
+DEFAULT_PARAMS: dict[str, JSON] = {
+    "epsilon": EPSILON,
+    "class_weights": dict(CLASS_WEIGHTS),
+    "max_drop": MAX_DROP,
+    "floor": FLOOR,
+}
+
+# --- Grades and the rating scale (§1) ------------------------------------------------------
+
+
+def grade_to_gor(grade: Grade) -> float:
+    """GoR value of a grade (egf.md §1): start of a newcomer and value of a reset."""
+    if grade.kind == "k":
+        return 2100.0 - 100.0 * min(grade.level, WEAKEST_RATED_KYU)
+    if grade.kind == "d":
+        return 2000.0 + 100.0 * grade.level
+    return PRO_START + PRO_STEP * (grade.level - 1)
+
+
+_DISPLAY_GRADES = tuple(
+    g for g in ALL_GRADES if not (g.kind == "k" and g.level > WEAKEST_RATED_KYU)
+)
+
+
+def rating_to_grade(rating: float, *, professional: bool = True) -> Grade:
+    """Grade shown for a rating (egf.md §1): the nearest grade value, ties to the stronger.
+
+    With ``professional=False`` only amateur grades (20k-9d) are candidates.
+    """
+    best: Grade | None = None
+    best_distance = math.inf
+    for grade in _DISPLAY_GRADES:  # weakest first, so `<=` lets a tie go to the stronger
+        if grade.kind == "p" and not professional:
+            continue
+        distance = abs(grade_to_gor(grade) - rating)
+        if distance <= best_distance:
+            best, best_distance = grade, distance
+    assert best is not None
+    return best
+
+
+# --- Formulas (§2-§4) ----------------------------------------------------------------------
+
+
+def con(rating: float) -> float:
+    """`con` at a player's own pre-tournament rating, Table II interpolated (egf.md §3)."""
+    return interpolate(CON_TABLE, rating)
+
+
+def a_parameter(rating: float) -> float:
+    """`a` at the weaker side's handicap-adjusted rating, Table II (egf.md §2)."""
+    return interpolate(A_TABLE, rating)
+
+
+def handicap_adjusted(rating: float, handicap: int) -> float:
+    """Black's rating as rated with H stones: higher by 100·(H − 0.5) (egf.md §4)."""
+    if handicap < 1:
+        return rating
+    return rating + 100.0 * (handicap - 0.5)
+
+
+def expectation(own: float, opponent: float, a: float, epsilon: float) -> float:
+    """SE(X) = 1/(e^((R_Y − R_X)/a) + 1) − ε/2 for either player (egf.md §2).
+
+    Both players' SE use the same `a`; they sum to 1 − ε (eq. 2).
+    """
+    exponent = (opponent - own) / a
+    if exponent > EXPONENT_LIMIT:  # e^700 already makes the fraction 0 in double precision
+        return -epsilon / 2
+    return 1 / (math.exp(exponent) + 1) - epsilon / 2
+
+
+def expectations(white: float, black: float, handicap: int, epsilon: float) -> tuple[float, float]:
+    """(SE of White, SE of Black) for one game (egf.md §2, §4).
+
+    The handicap-adjusted ratings give D, and the weaker adjusted rating gives `a`.
+    """
+    black_adjusted = handicap_adjusted(black, handicap)
+    a = a_parameter(min(white, black_adjusted))
+    return (
+        expectation(white, black_adjusted, a, epsilon),
+        expectation(black_adjusted, white, a, epsilon),
+    )
+
+
+# --- Before the tournament (§6) ------------------------------------------------------------
+
+
+def is_reset_promotion(grade: Grade, best_grade: Grade) -> bool:
+    """Whether `grade` is far enough above `best_grade` to reset (egf.md §6).
+
+    Two amateur grades; one professional grade when both are professional;
+    otherwise (amateur <-> professional) 200 GoR on the scale of §1.
+    """
+    if grade.kind != "p" and best_grade.kind != "p":
+        return grade.rank - best_grade.rank >= RESET_AMATEUR_GRADES
+    if grade.kind == "p" and best_grade.kind == "p":
+        return grade.level - best_grade.level >= RESET_PRO_GRADES
+    return grade_to_gor(grade) - grade_to_gor(best_grade) >= RESET_MIXED_GOR
+
+
+def starting_rating(player: Player) -> float:
+    """The rating a player enters the tournament with (egf.md §6).
+
+    A newcomer starts from his grade; a big enough promotion over `best_grade`
+    raises the rating to the grade's value (never lowers it).
+    """
+    if player.rating is None:
+        if player.grade is None:
+            raise BadInput("grade", f"new player {player.id!r} needs a grade")
+        return grade_to_gor(player.grade)
+    rating = float(player.rating)
+    grade, best_grade = player.grade, player.best_grade
+    if grade is not None and best_grade is not None and is_reset_promotion(grade, best_grade):
+        return max(rating, grade_to_gor(grade))
+    return rating
+
+
+# --- After the tournament (§5) -------------------------------------------------------------
+
+
+def final_rating(before: float, weighted_change: float, max_drop: float, floor: float) -> float:
+    """Cap the drop at −max_drop, keep above the floor, store to 3 decimals (egf.md §5)."""
+    change = max(weighted_change, -max_drop)
+    return round_half_away(max(before + change, floor), STORED_DECIMALS)
+
+
+# --- Parameters ----------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class Settings:
+    epsilon: float
+    class_weights: Mapping[str, float]
+    max_drop: float
+    floor: float
+
+
+def _number(value: JSON, field: str, low: float, high: float = math.inf) -> float:
+    if type(value) not in (int, float):
+        raise BadInput(field, "must be a number")
+    assert isinstance(value, int | float)
+    number = float(value)
+    if not (math.isfinite(number) and low <= number <= high):
+        raise BadInput(field, f"must be between {low} and {high}")
+    return number
+
+
+def settings_from(params: Mapping[str, JSON]) -> Settings:
+    """Validate the values of `params` (the names are checked by the core)."""
+    epsilon = _number(params.get("epsilon", EPSILON), "params.epsilon", 0.0, 0.5)
+    weights = dict(CLASS_WEIGHTS)
+    given = params.get("class_weights", {})
+    if not isinstance(given, dict):
+        raise BadInput("params.class_weights", "must be an object like {'A': 1.0}")
+    for klass in sorted(given):
+        if klass not in CLASS_WEIGHTS:
+            raise BadInput(f"params.class_weights.{klass}", "unknown class (A, B or C)")
+        weights[klass] = _number(given[klass], f"params.class_weights.{klass}", 0.0, 10.0)
+    max_drop = _number(params.get("max_drop", MAX_DROP), "params.max_drop", 0.0)
+    floor = _number(params.get("floor", FLOOR), "params.floor", -1e6, 1e6)
+    return Settings(epsilon, weights, max_drop, floor)
+
+
+# --- The system ----------------------------------------------------------------------------
+
+_SCORES = {"white": (1.0, 0.0), "black": (0.0, 1.0), "draw": (0.5, 0.5)}
+_BY_ROUND = attrgetter("round")
+
+
+def rate(event: EventInput) -> EventOutput:
+    """Rate one tournament (egf.md §2-§7): all games from the pre-tournament ratings."""
+    settings = settings_from(event.params)
+    weight = settings.class_weights[event.event.klass]
+    epsilon = settings.epsilon
+    half_epsilon = epsilon / 2
+
+    start: dict[str, float] = {}
+    weighted_con: dict[str, float] = {}
+    breakdown: dict[str, list[GameOutput]] = {}
+    totals: dict[str, float] = {}
+    for index, player in enumerate(event.players):
+        if player.rating is None and player.grade is None:
+            raise BadInput(f"players[{index}].grade", "a new player needs a grade")
+        rating = starting_rating(player)
+        start[player.id] = rating
+        weighted_con[player.id] = weight * con(rating)
+        breakdown[player.id] = []
+        totals[player.id] = 0.0
+
+    a_table = A_TABLE
+    exp = math.exp
+    # Round order makes every player's list (and so his sum) independent of the listing order.
+    for game in sorted(event.games, key=_BY_ROUND):
+        white, black, handicap = game.white, game.black, game.handicap
+        r_white = start[white]
+        r_black = start[black] + 100.0 * (handicap - 0.5) if handicap >= 1 else start[black]
+        # Inlined `expectations` (the hot loop); the two must stay identical.
+        a = interpolate(a_table, r_white if r_white <= r_black else r_black)
+        x = (r_black - r_white) / a
+        if -EXPONENT_LIMIT <= x <= EXPONENT_LIMIT:
+            se_white = 1 / (exp(x) + 1) - half_epsilon
+            se_black = 1 / (exp(-x) + 1) - half_epsilon
+        else:
+            se_white, se_black = expectations(r_white, start[black], handicap, epsilon)
+        score_white, score_black = _SCORES[game.result]
+        change_white = weighted_con[white] * (score_white - se_white)
+        change_black = weighted_con[black] * (score_black - se_black)
+        totals[white] += change_white
+        totals[black] += change_black
+        breakdown[white].append(GameOutput(game.round, black, score_white, se_white, change_white))
+        breakdown[black].append(GameOutput(game.round, white, score_black, se_black, change_black))
+
+    outputs = []
+    for player in event.players:
+        before = start[player.id]
+        after = final_rating(before, totals[player.id], settings.max_drop, settings.floor)
+        outputs.append(
+            PlayerOutput(
+                id=player.id,
+                before=before,
+                after=after,
+                change=after - before,
+                games=tuple(breakdown[player.id]),
+            )
+        )
+    return EventOutput(system="egf", event=event.event.id, players=tuple(outputs))
+
+
+SYSTEM = RatingSystem(
+    code="egf",
+    title="European Go Federation GoR (epsilon = 0.016, EGD 1998-2021)",
+    params=DEFAULT_PARAMS,
+    rate=rate,
+    needs_grade=True,
+)

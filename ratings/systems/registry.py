@@ -1,0 +1,13 @@
+"""The registry: system code -> `RatingSystem` (title, parameters with defaults, `rate`).
+
+Each system module exposes `SYSTEM`; register it with one import and one entry below.
+"""
+
+from __future__ import annotations
+
+from ratings.systems import egf
+from ratings.systems.model import RatingSystem
+
+SYSTEMS: dict[str, RatingSystem] = {
+    egf.SYSTEM.code: egf.SYSTEM,
+}
