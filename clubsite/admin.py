@@ -1,0 +1,21 @@
+from django.contrib import admin
+
+from clubsite.models import Club, Member
+
+
+@admin.register(Club)
+class ClubAdmin(admin.ModelAdmin):
+    list_display = ["name", "city", "country", "plays_go", "plays_chess", "plays_reversi"]
+    list_filter = ["country", "plays_go", "plays_chess", "plays_reversi"]
+    search_fields = ["name", "city", "slug"]
+    prepopulated_fields = {"slug": ["name"]}
+    filter_horizontal = ["admins"]
+
+
+@admin.register(Member)
+class MemberAdmin(admin.ModelAdmin):
+    list_display = ["family_name", "given_name", "grade", "country", "club", "egd_pin", "fide_id"]
+    list_filter = ["country", "sex", "club"]
+    search_fields = ["family_name", "given_name", "native_name", "egd_pin", "fide_id", "national_id"]
+    list_select_related = ["club"]
+    autocomplete_fields = ["club", "user"]

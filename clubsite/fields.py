@@ -1,0 +1,69 @@
+"""GradeField: a Go grade stored as one small integer, so the database can order and range-filter it."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django import forms
+from django.core.exceptions import ValidationError
+from django.db import models
+
+from ratings.systems.grades import ALL_GRADES, Grade
+
+
+def parse_grade(value: Any) -> Grade | None:
+    """A Grade from a Grade, a rank number or text like '5k' / '3 dan'; None for blank."""
+    if value is None or value == "":
+        return None
+    if isinstance(value, Grade):
+        return value
+    if isinstance(value, int):
+        return Grade.from_rank(value)
+    try:
+        return Grade.parse(str(value))
+    except ValueError as error:
+        raise ValidationError(
+            "%(value)s is not a grade (use 30k…1k, 1d…9d or 1p…9p).",
+            code="invalid_grade",
+            params={"value": value},
+        ) from error
+
+
+class GradeFormField(forms.TypedChoiceField):
+    def __init__(self, **kwargs: Any) -> None:
+        kwargs.pop("max_length", None)
+        kwargs.setdefault(
+            "choices", [("", "—")] + [(str(g), str(g)) for g in reversed(ALL_GRADES)]
+        )
+        kwargs["coerce"] = parse_grade
+        kwargs["empty_value"] = None
+        super().__init__(**kwargs)
+
+    def prepare_value(self, value: Any) -> Any:
+        grade = parse_grade(value) if not isinstance(value, str) else value
+        return str(grade) if isinstance(grade, Grade) else grade
+
+
+class GradeField(models.SmallIntegerField):
+    """Stores `Grade.rank` (30k = -29 … 1k = 0, 1d = 1 … 9d = 9, 1p = 10 … 9p = 18)."""
+
+    description = "Go grade (30k … 9d, 1p … 9p)"
+
+    def from_db_value(self, value: int | None, expression: Any, connection: Any) -> Grade | None:
+        return None if value is None else Grade.from_rank(value)
+
+    def to_python(self, value: Any) -> Grade | None:
+        return parse_grade(value)
+
+    def get_prep_value(self, value: Any) -> int | None:
+        grade = parse_grade(value)
+        return None if grade is None else grade.rank
+
+    def value_to_string(self, obj: models.Model) -> str:
+        value = self.value_from_object(obj)
+        return "" if value is None else str(value)
+
+    def formfield(self, **kwargs: Any) -> forms.Field:
+        defaults: dict[str, Any] = {"form_class": GradeFormField, "choices_form_class": None}
+        defaults.update(kwargs)
+        return super().formfield(**defaults)

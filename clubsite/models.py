@@ -1,0 +1,107 @@
+"""The club domain: clubs and their members (the players)."""
+
+from __future__ import annotations
+
+from django.conf import settings
+from django.db import models
+from django.db.models import Q
+from django.urls import reverse
+from django.utils.translation import gettext_lazy as _
+
+from clubsite.fields import GradeField
+
+
+class GameKind(models.TextChoices):
+    GO = "go", _("Go")
+    CHESS = "chess", _("Chess")
+    REVERSI = "reversi", _("Reversi")
+
+
+class Club(models.Model):
+    name = models.CharField(_("name"), max_length=200)
+    slug = models.SlugField(_("slug"), max_length=80, unique=True)
+    city = models.CharField(_("city"), max_length=120, blank=True)
+    country = models.CharField(_("country"), max_length=2, blank=True, help_text=_("ISO code, e.g. UA"))
+    plays_go = models.BooleanField(_("plays Go"), default=False)
+    plays_chess = models.BooleanField(_("plays chess"), default=False)
+    plays_reversi = models.BooleanField(_("plays Reversi"), default=False)
+    admins = models.ManyToManyField(
+        settings.AUTH_USER_MODEL, blank=True, related_name="administered_clubs",
+        verbose_name=_("admins"),
+    )
+    website = models.URLField(_("website"), blank=True)
+
+    class Meta:
+        ordering = ["name"]
+        verbose_name = _("club")
+        verbose_name_plural = _("clubs")
+
+    def __str__(self) -> str:
+        return self.name
+
+    def get_absolute_url(self) -> str:
+        return reverse("club_detail", args=[self.slug])
+
+    @property
+    def games(self) -> list[str]:
+        flags = [(GameKind.GO, self.plays_go), (GameKind.CHESS, self.plays_chess),
+                 (GameKind.REVERSI, self.plays_reversi)]
+        return [kind for kind, plays in flags if plays]
+
+
+class Member(models.Model):
+    class Sex(models.TextChoices):
+        FEMALE = "f", _("female")
+        MALE = "m", _("male")
+
+    family_name = models.CharField(_("family name"), max_length=100)
+    given_name = models.CharField(_("given name"), max_length=100, blank=True)
+    native_name = models.CharField(
+        _("name in native script"), max_length=200, blank=True
+    )
+    birth_date = models.DateField(_("birth date"), null=True, blank=True)
+    sex = models.CharField(_("sex"), max_length=1, choices=Sex.choices, blank=True)
+    country = models.CharField(_("country"), max_length=2, blank=True)
+    club = models.ForeignKey(
+        Club, on_delete=models.SET_NULL, null=True, blank=True, related_name="members",
+        verbose_name=_("club"),
+    )
+    user = models.OneToOneField(
+        settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True,
+        related_name="member", verbose_name=_("user account"),
+    )
+    egd_pin = models.CharField(_("EGD PIN"), max_length=12, blank=True)
+    fide_id = models.CharField(_("FIDE ID"), max_length=12, blank=True)
+    fide_rating = models.PositiveSmallIntegerField(_("FIDE rating"), null=True, blank=True)
+    national_id = models.CharField(_("national id"), max_length=30, blank=True)
+    grade = GradeField(_("declared Go grade"), null=True, blank=True)
+    email = models.EmailField(_("e-mail"), blank=True)
+    phone = models.CharField(_("phone"), max_length=40, blank=True)
+
+    class Meta:
+        ordering = ["family_name", "given_name"]
+        verbose_name = _("member")
+        verbose_name_plural = _("members")
+        constraints = [
+            models.UniqueConstraint(
+                fields=["egd_pin"], condition=~Q(egd_pin=""), name="member_unique_egd_pin"
+            ),
+            models.UniqueConstraint(
+                fields=["fide_id"], condition=~Q(fide_id=""), name="member_unique_fide_id"
+            ),
+            models.CheckConstraint(
+                condition=Q(grade__isnull=True) | Q(grade__gte=-29, grade__lte=18),
+                name="member_grade_in_scale",
+            ),
+        ]
+        indexes = [models.Index(fields=["family_name", "given_name"])]
+
+    def __str__(self) -> str:
+        return self.full_name
+
+    @property
+    def full_name(self) -> str:
+        return f"{self.given_name} {self.family_name}".strip()
+
+    def get_absolute_url(self) -> str:
+        return reverse("player_detail", args=[self.pk])

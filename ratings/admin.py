@@ -1,0 +1,67 @@
+from django.contrib import admin
+
+from ratings.models import (
+    ListTournament,
+    PublishedEntry,
+    PublishedList,
+    RatingEntry,
+    RatingHistory,
+    RatingList,
+    RecomputeRun,
+)
+
+
+class ListTournamentInline(admin.TabularInline):
+    model = ListTournament
+    extra = 0
+    autocomplete_fields = ["tournament"]
+
+
+@admin.register(RatingList)
+class RatingListAdmin(admin.ModelAdmin):
+    list_display = ["name", "system", "game", "owner_club", "federation", "state", "pending_from"]
+    list_filter = ["system", "game", "state"]
+    search_fields = ["name", "slug", "federation"]
+    prepopulated_fields = {"slug": ["name"]}
+    filter_horizontal = ["referees"]
+    readonly_fields = ["state", "pending_from", "last_error"]
+    inlines = [ListTournamentInline]
+
+
+@admin.register(RatingEntry)
+class RatingEntryAdmin(admin.ModelAdmin):
+    list_display = ["member", "rating_list", "rating", "provisional", "tournaments", "last_played"]
+    list_filter = ["rating_list", "provisional"]
+    search_fields = ["member__family_name", "member__given_name"]
+    list_select_related = ["member", "rating_list"]
+    raw_id_fields = ["member"]
+
+
+@admin.register(RatingHistory)
+class RatingHistoryAdmin(admin.ModelAdmin):
+    list_display = ["member", "rating_list", "tournament", "date", "before", "after", "change"]
+    list_filter = ["rating_list", "anomalous", "reset", "provisional"]
+    search_fields = ["member__family_name", "tournament__name"]
+    list_select_related = ["member", "rating_list", "tournament"]
+    raw_id_fields = ["member", "tournament"]
+    date_hierarchy = "date"
+
+
+@admin.register(RecomputeRun)
+class RecomputeRunAdmin(admin.ModelAdmin):
+    list_display = ["rating_list", "trigger", "from_date", "started_at", "duration_ms",
+                    "tournaments", "games", "outcome"]
+    list_filter = ["outcome", "rating_list"]
+
+
+class PublishedEntryInline(admin.TabularInline):
+    model = PublishedEntry
+    extra = 0
+    raw_id_fields = ["member"]
+
+
+@admin.register(PublishedList)
+class PublishedListAdmin(admin.ModelAdmin):
+    list_display = ["rating_list", "date", "created_at"]
+    list_filter = ["rating_list"]
+    inlines = [PublishedEntryInline]

@@ -1,0 +1,225 @@
+"""Rating lists, their live ratings and history, recompute runs and published snapshots.
+
+The math lives in `ratings.systems`; these models only keep what it returned.
+"""
+
+from __future__ import annotations
+
+from django.conf import settings
+from django.core.exceptions import ValidationError
+from django.db import models
+from django.db.models import Q
+from django.urls import reverse
+from django.utils.translation import gettext_lazy as _
+
+from clubsite.fields import GradeField
+from clubsite.models import Club, GameKind, Member
+from ratings.systems.registry import SYSTEMS
+from tournaments.models import Tournament
+
+
+def system_choices() -> list[tuple[str, str]]:
+    return [(code, system.title) for code, system in sorted(SYSTEMS.items())]
+
+
+class RatingList(models.Model):
+    class State(models.TextChoices):
+        RATED = "rated", _("rated")
+        WAITING = "waiting", _("waiting to be rated")
+        RECOMPUTING = "recomputing", _("recomputing")
+        FAILED = "failed", _("failed")
+
+    name = models.CharField(_("name"), max_length=200)
+    slug = models.SlugField(_("slug"), max_length=80, unique=True)
+    system = models.CharField(_("rating system"), max_length=10, choices=system_choices)
+    game = models.CharField(_("game"), max_length=10, choices=GameKind.choices, default=GameKind.GO)
+    owner_club = models.ForeignKey(
+        Club, on_delete=models.SET_NULL, null=True, blank=True, related_name="rating_lists",
+        verbose_name=_("owner club"),
+    )
+    federation = models.CharField(_("federation"), max_length=120, blank=True)
+    description = models.TextField(_("description"), blank=True)
+    params = models.JSONField(_("parameter overrides"), default=dict, blank=True)
+    referees = models.ManyToManyField(
+        settings.AUTH_USER_MODEL, blank=True, related_name="refereed_lists",
+        verbose_name=_("referees"),
+    )
+    tournaments = models.ManyToManyField(
+        Tournament, through="ListTournament", related_name="rating_lists", blank=True
+    )
+    # The recompute queue lives here, in the row the recompute locks: the earliest date
+    # whose ratings are stale. Set when a table is approved, cleared by the run that covers it.
+    pending_from = models.DateField(null=True, blank=True)
+    # Bumped by every request, so a run can tell whether another arrived while it worked.
+    pending_version = models.PositiveIntegerField(default=0)
+    state = models.CharField(max_length=12, choices=State.choices, default=State.RATED)
+    last_error = models.TextField(blank=True)
+
+    class Meta:
+        ordering = ["name"]
+        verbose_name = _("rating list")
+        verbose_name_plural = _("rating lists")
+
+    def __str__(self) -> str:
+        return self.name
+
+    def clean(self) -> None:
+        if self.system not in SYSTEMS:
+            raise ValidationError({"system": _("Unknown rating system.")})
+        if not isinstance(self.params, dict):
+            raise ValidationError({"params": _("Parameters must be a JSON object.")})
+        unknown = sorted(set(self.params) - set(SYSTEMS[self.system].params))
+        if unknown:
+            raise ValidationError({"params": _("Unknown parameters: %s") % ", ".join(unknown)})
+
+    def get_absolute_url(self) -> str:
+        return reverse("rating_list", args=[self.slug])
+
+
+class ListTournament(models.Model):
+    """A tournament submitted to a rating list, and how that list treated it."""
+
+    rating_list = models.ForeignKey(RatingList, on_delete=models.CASCADE)
+    tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="list_links")
+    rated_at = models.DateTimeField(null=True, blank=True)
+    # Why the list does not rate it (e.g. UFGO: under 45 minutes per player).
+    not_rated_reason = models.CharField(max_length=300, blank=True)
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["rating_list", "tournament"], name="list_tournament_once")
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.tournament} in {self.rating_list}"
+
+
+class RatingEntry(models.Model):
+    """A member's current standing in one list: the last row of his history, kept for fast pages."""
+
+    rating_list = models.ForeignKey(RatingList, on_delete=models.CASCADE, related_name="entries")
+    member = models.ForeignKey(Member, on_delete=models.CASCADE, related_name="rating_entries")
+    rating = models.FloatField(null=True)
+    rated = models.BooleanField(default=True)
+    provisional = models.BooleanField(default=False)
+    grade = GradeField(null=True, blank=True)
+    best_grade = GradeField(null=True, blank=True)
+    tournaments = models.PositiveIntegerField(default=0)
+    games = models.PositiveIntegerField(default=0)
+    last_played = models.DateField(null=True)
+    # The last day he still shows in the live list (EGF's inactivity rule); null = always.
+    active_until = models.DateField(null=True, blank=True)
+    history = models.JSONField(null=True, blank=True)
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["rating_list", "member"], name="entry_once_per_list")
+        ]
+        indexes = [models.Index(fields=["rating_list", "-rating"], name="entry_list_rating")]
+
+    def __str__(self) -> str:
+        return f"{self.member}: {self.rating} ({self.rating_list})"
+
+
+class RatingHistory(models.Model):
+    """One rated tournament of one member in one list: what came in, what the engine said."""
+
+    rating_list = models.ForeignKey(RatingList, on_delete=models.CASCADE, related_name="history")
+    member = models.ForeignKey(Member, on_delete=models.CASCADE, related_name="rating_history")
+    tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="rating_history")
+    date = models.DateField()
+    sequence = models.PositiveIntegerField(help_text=_("Replay order within the list."))
+    rating_in = models.FloatField(null=True, help_text=_("His rating in the list before; null if new."))
+    before = models.FloatField(null=True, help_text=_("The engine's start (raised by resets, restarts)."))
+    after = models.FloatField(null=True)
+    change = models.FloatField(null=True)
+    games_count = models.PositiveSmallIntegerField(default=0)
+    rated = models.BooleanField(default=True)
+    provisional = models.BooleanField(default=False)
+    anomalous = models.BooleanField(default=False)
+    reset = models.BooleanField(default=False)
+    grade = GradeField(null=True, blank=True)
+    history = models.JSONField(null=True, blank=True)
+    breakdown = models.JSONField(default=list, blank=True)
+
+    class Meta:
+        ordering = ["rating_list", "sequence", "member"]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["rating_list", "member", "tournament"], name="history_once"
+            ),
+            models.CheckConstraint(
+                condition=Q(rated=False) | Q(after__isnull=False), name="history_rated_has_after"
+            ),
+        ]
+        indexes = [
+            models.Index(fields=["rating_list", "date"], name="history_list_date"),
+            models.Index(fields=["member", "date"], name="history_member_date"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.member} {self.before} → {self.after} ({self.tournament})"
+
+
+class RecomputeRun(models.Model):
+    class Outcome(models.TextChoices):
+        RUNNING = "running", _("running")
+        SUCCESS = "success", _("done")
+        FAILED = "failed", _("failed")
+
+    rating_list = models.ForeignKey(RatingList, on_delete=models.CASCADE, related_name="runs")
+    trigger = models.CharField(max_length=40)
+    from_date = models.DateField(null=True)
+    started_at = models.DateTimeField(auto_now_add=True)
+    finished_at = models.DateTimeField(null=True)
+    duration_ms = models.PositiveIntegerField(null=True)
+    tournaments = models.PositiveIntegerField(default=0)
+    games = models.PositiveIntegerField(default=0)
+    outcome = models.CharField(max_length=8, choices=Outcome.choices, default=Outcome.RUNNING)
+    error = models.TextField(blank=True)
+
+    class Meta:
+        ordering = ["-started_at", "-id"]
+
+    def __str__(self) -> str:
+        return f"{self.rating_list} from {self.from_date}: {self.outcome}"
+
+
+class PublishedList(models.Model):
+    """An immutable snapshot of a list on a date (UFGO publishes quarterly)."""
+
+    rating_list = models.ForeignKey(RatingList, on_delete=models.CASCADE, related_name="snapshots")
+    date = models.DateField()
+    created_at = models.DateTimeField(auto_now_add=True)
+    created_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True, related_name="+"
+    )
+
+    class Meta:
+        ordering = ["-date"]
+        constraints = [
+            models.UniqueConstraint(fields=["rating_list", "date"], name="snapshot_once_per_date")
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.rating_list} on {self.date}"
+
+
+class PublishedEntry(models.Model):
+    snapshot = models.ForeignKey(PublishedList, on_delete=models.CASCADE, related_name="entries")
+    member = models.ForeignKey(Member, on_delete=models.CASCADE, related_name="+")
+    rank = models.PositiveIntegerField()
+    rating = models.FloatField()
+    provisional = models.BooleanField(default=False)
+    grade = GradeField(null=True, blank=True)
+    tournaments = models.PositiveIntegerField(default=0)
+    last_played = models.DateField(null=True)
+
+    class Meta:
+        ordering = ["rank"]
+        constraints = [
+            models.UniqueConstraint(fields=["snapshot", "member"], name="snapshot_member_once")
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.rank}. {self.member} {self.rating}"

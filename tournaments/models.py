@@ -1,0 +1,251 @@
+"""Tournaments, their participants and games, and the approval workflow's record."""
+
+from __future__ import annotations
+
+from decimal import Decimal
+
+from django.conf import settings
+from django.core.exceptions import ValidationError
+from django.core.validators import MaxValueValidator, MinValueValidator
+from django.db import models
+from django.db.models import F, Q
+from django.urls import reverse
+from django.utils.translation import gettext_lazy as _
+
+from clubsite.fields import GradeField
+from clubsite.models import Club, GameKind, Member
+
+CLASS_WEIGHTS = {"A": Decimal("1.00"), "B": Decimal("0.75"), "C": Decimal("0.50")}
+
+
+class Tournament(models.Model):
+    class Status(models.TextChoices):
+        DRAFT = "draft", _("draft")
+        SUBMITTED = "submitted", _("waiting for a referee")
+        APPROVED = "approved", _("approved")
+        REJECTED = "rejected", _("rejected")
+
+    class Klass(models.TextChoices):
+        A = "A", _("A (weight 1.00)")
+        B = "B", _("B (weight 0.75)")
+        C = "C", _("C (weight 0.50)")
+
+    class Overtime(models.TextChoices):
+        SUDDEN_DEATH = "sudden_death", _("sudden death")
+        BYOYOMI = "byoyomi", _("Japanese byoyomi")
+        CANADIAN = "canadian", _("Canadian byoyomi")
+        FISCHER = "fischer", _("Fischer increment")
+
+    name = models.CharField(_("name"), max_length=200)
+    slug = models.SlugField(_("slug"), max_length=100, unique=True)
+    city = models.CharField(_("city"), max_length=120, blank=True)
+    country = models.CharField(_("country"), max_length=2, blank=True)
+    start_date = models.DateField(_("start date"))
+    end_date = models.DateField(_("end date"))
+    game = models.CharField(_("game"), max_length=10, choices=GameKind.choices, default=GameKind.GO)
+    board_size = models.PositiveSmallIntegerField(
+        _("board size"), choices=[(19, "19×19"), (13, "13×13"), (9, "9×9")], default=19
+    )
+    tournament_class = models.CharField(
+        _("class"), max_length=1, choices=Klass.choices, default=Klass.A
+    )
+    basic_time_minutes = models.PositiveSmallIntegerField(_("basic time (minutes)"), default=60)
+    overtime_kind = models.CharField(
+        _("overtime"), max_length=16, choices=Overtime.choices, default=Overtime.BYOYOMI
+    )
+    overtime_seconds = models.PositiveIntegerField(
+        _("overtime seconds"), default=30,
+        help_text=_("Byoyomi: seconds per period; Canadian: seconds per block; Fischer: increment."),
+    )
+    overtime_moves = models.PositiveSmallIntegerField(
+        _("moves per Canadian block"), default=1
+    )
+    official = models.BooleanField(_("official (UFGO K3)"), default=True)
+    handicap_rule = models.CharField(
+        _("handicap rule"), max_length=10, blank=True, help_text=_("e.g. h9, h2; empty for even games")
+    )
+    komi = models.DecimalField(_("komi"), max_digits=4, decimal_places=1, null=True, blank=True)
+    rounds = models.PositiveSmallIntegerField(_("rounds"), default=5)
+    organiser = models.ForeignKey(
+        Club, on_delete=models.PROTECT, related_name="tournaments", verbose_name=_("organiser")
+    )
+    status = models.CharField(
+        _("status"), max_length=10, choices=Status.choices, default=Status.DRAFT, db_index=True
+    )
+    submitted_at = models.DateTimeField(_("submitted at"), null=True, blank=True)
+    submitted_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True,
+        related_name="+",
+    )
+    decided_at = models.DateTimeField(_("decided at"), null=True, blank=True)
+    decided_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True,
+        related_name="+", verbose_name=_("referee"),
+    )
+    decision_comment = models.TextField(_("referee's comment"), blank=True)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["-end_date", "-id"]
+        verbose_name = _("tournament")
+        verbose_name_plural = _("tournaments")
+        constraints = [
+            models.CheckConstraint(
+                condition=Q(end_date__gte=F("start_date")), name="tournament_dates_in_order"
+            ),
+            models.CheckConstraint(
+                condition=Q(board_size__in=[9, 13, 19]), name="tournament_board_size_known"
+            ),
+            models.CheckConstraint(
+                condition=Q(tournament_class__in=["A", "B", "C"]), name="tournament_class_known"
+            ),
+            models.CheckConstraint(condition=Q(rounds__gte=1), name="tournament_has_rounds"),
+        ]
+        indexes = [models.Index(fields=["status", "end_date"])]
+
+    def __str__(self) -> str:
+        return self.name
+
+    def clean(self) -> None:
+        if self.start_date and self.end_date and self.end_date < self.start_date:
+            raise ValidationError({"end_date": _("The tournament cannot end before it starts.")})
+
+    def get_absolute_url(self) -> str:
+        return reverse("tournament_detail", args=[self.pk])
+
+    @property
+    def class_weight(self) -> Decimal:
+        return CLASS_WEIGHTS[self.tournament_class]
+
+    @property
+    def is_locked(self) -> bool:
+        """Approved and submitted tables are not edited; reopening records a new draft."""
+        return self.status in (self.Status.SUBMITTED, self.Status.APPROVED)
+
+
+class Participant(models.Model):
+    tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="participants")
+    member = models.ForeignKey(Member, on_delete=models.PROTECT, related_name="participations")
+    grade = GradeField(_("grade professed"), null=True, blank=True)
+    place = models.PositiveSmallIntegerField(_("place"), null=True, blank=True)
+    team = models.CharField(_("team"), max_length=100, blank=True)
+    rating_declared = models.PositiveSmallIntegerField(
+        _("rating declared"), null=True, blank=True,
+        help_text=_("A rating the player brought from elsewhere (e.g. FIDE, from a TRF file)."),
+    )
+
+    class Meta:
+        ordering = ["place", "id"]
+        constraints = [
+            models.UniqueConstraint(fields=["tournament", "member"], name="participant_once"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.member} @ {self.tournament}"
+
+
+class Game(models.Model):
+    class Result(models.TextChoices):
+        WHITE = "white", _("White won")
+        BLACK = "black", _("Black won")
+        DRAW = "draw", _("draw / jigo")
+
+    class Kind(models.TextChoices):
+        PLAYED = "played", _("played")
+        FORFEIT = "forfeit", _("won by forfeit")
+        BYE_FULL = "bye_full", _("bye, full point")
+        BYE_HALF = "bye_half", _("bye, half point")
+        BYE_ZERO = "bye_zero", _("bye, zero")
+
+    BYES = (Kind.BYE_FULL, Kind.BYE_HALF, Kind.BYE_ZERO)
+
+    tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="games")
+    round = models.PositiveSmallIntegerField(_("round"))
+    white = models.ForeignKey(Member, on_delete=models.PROTECT, related_name="games_as_white")
+    black = models.ForeignKey(
+        Member, on_delete=models.PROTECT, related_name="games_as_black", null=True, blank=True,
+        help_text=_("Empty for a bye."),
+    )
+    result = models.CharField(_("result"), max_length=5, choices=Result.choices, blank=True)
+    kind = models.CharField(_("kind"), max_length=10, choices=Kind.choices, default=Kind.PLAYED)
+    handicap = models.PositiveSmallIntegerField(
+        _("handicap"), default=0, validators=[MinValueValidator(0), MaxValueValidator(9)]
+    )
+    komi = models.DecimalField(_("komi"), max_digits=4, decimal_places=1, null=True, blank=True)
+
+    class Meta:
+        ordering = ["round", "id"]
+        constraints = [
+            models.CheckConstraint(condition=~Q(white=F("black")), name="game_no_self_play"),
+            models.CheckConstraint(condition=Q(round__gte=1), name="game_round_positive"),
+            models.CheckConstraint(
+                condition=Q(handicap__gte=0, handicap__lte=9), name="game_handicap_0_9"
+            ),
+            models.CheckConstraint(
+                condition=(Q(kind__in=["bye_full", "bye_half", "bye_zero"], black__isnull=True)
+                           | (~Q(kind__in=["bye_full", "bye_half", "bye_zero"])
+                              & Q(black__isnull=False) & Q(result__in=["white", "black", "draw"]))),
+                name="game_bye_has_no_opponent",
+            ),
+            models.CheckConstraint(
+                condition=~Q(kind="forfeit", result="draw"), name="game_forfeit_has_winner"
+            ),
+        ]
+
+    def __str__(self) -> str:
+        if self.black_id is None:
+            return f"R{self.round}: {self.white} — {self.get_kind_display()}"
+        return f"R{self.round}: {self.white} – {self.black} ({self.result})"
+
+    def clean(self) -> None:
+        if self.black_id is not None and self.white_id == self.black_id:
+            raise ValidationError(_("A player cannot play himself."))
+
+    @property
+    def is_rated(self) -> bool:
+        return self.kind == self.Kind.PLAYED
+
+
+class RoundSeat(models.Model):
+    """One row per player per round, so the database itself refuses a second game in a round."""
+
+    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="seats")
+    tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="+")
+    round = models.PositiveSmallIntegerField()
+    member = models.ForeignKey(Member, on_delete=models.CASCADE, related_name="+")
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(
+                fields=["tournament", "round", "member"], name="seat_once_per_round"
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.member} in round {self.round}"
+
+
+class TournamentLog(models.Model):
+    """What happened to a results table: submitted, approved, rejected, reopened, edited."""
+
+    class Action(models.TextChoices):
+        CREATED = "created", _("created")
+        SUBMITTED = "submitted", _("submitted")
+        APPROVED = "approved", _("approved")
+        REJECTED = "rejected", _("rejected")
+        REOPENED = "reopened", _("reopened")
+        IMPORTED = "imported", _("imported")
+
+    tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="log")
+    action = models.CharField(max_length=10, choices=Action.choices)
+    by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True, related_name="+"
+    )
+    at = models.DateTimeField(auto_now_add=True)
+    comment = models.TextField(blank=True)
+
+    class Meta:
+        ordering = ["at", "id"]
+
+    def __str__(self) -> str:
+        return f"{self.tournament}: {self.action}"

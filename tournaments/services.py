@@ -1,0 +1,215 @@
+"""The results table's workflow: draft → submitted → approved | rejected → (reopen) draft.
+
+Each function checks the state and who acts, records who and when, and runs in one
+transaction. Approval (and reopening an approved table) asks the rating lists to
+recompute through `ratings.services.rating_list_request_recompute`, the one door
+from this app into the ratings app.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass
+
+from django.contrib.auth.models import AbstractBaseUser
+from django.core.exceptions import PermissionDenied, ValidationError
+from django.db import transaction
+from django.utils import timezone
+from django.utils.translation import gettext as _
+
+from clubsite.models import Member
+from tournaments.models import Game, RoundSeat, Tournament, TournamentLog
+from tournaments.permissions import is_club_admin, is_referee
+
+Status = Tournament.Status
+
+
+class WorkflowError(ValidationError):
+    """The table is not in a state that allows this step."""
+
+
+def _request_recompute(tournament: Tournament, trigger: str) -> None:
+    from ratings.services import rating_list_request_recompute
+
+    for rating_list in tournament.rating_lists.all():
+        rating_list_request_recompute(
+            rating_list=rating_list, from_date=tournament.end_date, trigger=trigger
+        )
+
+
+def _locked(tournament: Tournament) -> Tournament:
+    return Tournament.objects.select_for_update().get(pk=tournament.pk)
+
+
+def _expect(tournament: Tournament, *states: str) -> None:
+    if tournament.status not in states:
+        raise WorkflowError(
+            _("This table is %(status)s; that step is not possible now.")
+            % {"status": tournament.get_status_display()}
+        )
+
+
+@transaction.atomic
+def tournament_submit(*, tournament: Tournament, by: AbstractBaseUser) -> Tournament:
+    tournament = _locked(tournament)
+    if not is_club_admin(by, tournament):
+        raise PermissionDenied(_("Only the organising club's admins submit its tables."))
+    _expect(tournament, Status.DRAFT)
+    if not tournament.games.exists():
+        raise WorkflowError(_("Enter at least one game before submitting."))
+    if not tournament.rating_lists.exists():
+        raise WorkflowError(_("Choose at least one rating list to submit the table to."))
+    tournament.status = Status.SUBMITTED
+    tournament.submitted_at = timezone.now()
+    tournament.submitted_by = by
+    tournament.decided_at = None
+    tournament.decided_by = None
+    tournament.decision_comment = ""
+    tournament.save()
+    TournamentLog.objects.create(tournament=tournament, action=TournamentLog.Action.SUBMITTED, by=by)
+    return tournament
+
+
+@transaction.atomic
+def tournament_approve(*, tournament: Tournament, by: AbstractBaseUser, comment: str = "") -> Tournament:
+    """Approve and queue the recompute of every list the table counts for, after the commit."""
+    tournament = _locked(tournament)
+    if not is_referee(by, tournament):
+        raise PermissionDenied(_("Only a referee of its rating lists approves a table."))
+    _expect(tournament, Status.SUBMITTED)
+    tournament.status = Status.APPROVED
+    tournament.decided_at = timezone.now()
+    tournament.decided_by = by
+    tournament.decision_comment = comment
+    tournament.save()
+    TournamentLog.objects.create(
+        tournament=tournament, action=TournamentLog.Action.APPROVED, by=by, comment=comment
+    )
+    _request_recompute(tournament, trigger=f"approval of tournament {tournament.pk}")
+    return tournament
+
+
+@transaction.atomic
+def tournament_reject(*, tournament: Tournament, by: AbstractBaseUser, comment: str) -> Tournament:
+    tournament = _locked(tournament)
+    if not is_referee(by, tournament):
+        raise PermissionDenied(_("Only a referee of its rating lists rejects a table."))
+    _expect(tournament, Status.SUBMITTED)
+    if not comment.strip():
+        raise WorkflowError(_("Say why the table is rejected, so the club can fix it."))
+    tournament.status = Status.REJECTED
+    tournament.decided_at = timezone.now()
+    tournament.decided_by = by
+    tournament.decision_comment = comment.strip()
+    tournament.save()
+    TournamentLog.objects.create(
+        tournament=tournament, action=TournamentLog.Action.REJECTED, by=by, comment=comment.strip()
+    )
+    return tournament
+
+
+@transaction.atomic
+def tournament_reopen(*, tournament: Tournament, by: AbstractBaseUser, comment: str = "") -> Tournament:
+    """Back to draft for corrections. Reopening an approved table takes its ratings out
+    (the lists recompute without it) and only its referees or staff may do that."""
+    tournament = _locked(tournament)
+    _expect(tournament, Status.REJECTED, Status.APPROVED, Status.SUBMITTED)
+    was_approved = tournament.status == Status.APPROVED
+    allowed = is_referee(by, tournament) if was_approved else (
+        is_club_admin(by, tournament) or is_referee(by, tournament)
+    )
+    if not allowed:
+        raise PermissionDenied(_("You may not reopen this table."))
+    tournament.status = Status.DRAFT
+    tournament.save()
+    TournamentLog.objects.create(
+        tournament=tournament, action=TournamentLog.Action.REOPENED, by=by, comment=comment
+    )
+    if was_approved:
+        _request_recompute(tournament, trigger=f"reopening of tournament {tournament.pk}")
+    return tournament
+
+
+# --- results entry ----------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Pairing:
+    """One board of a round as entered: a game, a forfeit, or a bye (black is None)."""
+
+    white: Member
+    black: Member | None
+    result: str = ""
+    kind: str = Game.Kind.PLAYED
+    handicap: int = 0
+    komi: float | None = None
+
+
+def _check_editable(tournament: Tournament, by: AbstractBaseUser | None) -> None:
+    if by is not None and not is_club_admin(by, tournament):
+        raise PermissionDenied(_("Only the organising club's admins edit its results."))
+    if tournament.status not in (Status.DRAFT, Status.REJECTED):
+        raise WorkflowError(_("This table is locked; reopen it to change results."))
+
+
+def round_validate(pairings: Iterable[Pairing]) -> list[str]:
+    """Errors of one round's pairings, in words a club admin understands."""
+    errors: list[str] = []
+    seen: set[int] = set()
+    for number, pairing in enumerate(pairings, start=1):
+        players = [pairing.white] + ([pairing.black] if pairing.black is not None else [])
+        if pairing.black is not None and pairing.white.pk == pairing.black.pk:
+            errors.append(_("Board %(n)d: %(name)s cannot play himself.")
+                          % {"n": number, "name": pairing.white})
+        for player in players:
+            if player.pk in seen:
+                errors.append(_("Board %(n)d: %(name)s already plays in this round.")
+                              % {"n": number, "name": player})
+            seen.add(player.pk)
+        if not 0 <= pairing.handicap <= 9:
+            errors.append(_("Board %(n)d: handicap must be 0 to 9 stones.") % {"n": number})
+        is_bye = pairing.kind in Game.BYES
+        if is_bye != (pairing.black is None):
+            errors.append(_("Board %(n)d: a bye has no opponent, and a game needs one.")
+                          % {"n": number})
+        if not is_bye and pairing.result not in Game.Result.values:
+            errors.append(_("Board %(n)d: choose a result.") % {"n": number})
+        if pairing.kind == Game.Kind.FORFEIT and pairing.result == Game.Result.DRAW:
+            errors.append(_("Board %(n)d: a forfeit has a winner.") % {"n": number})
+    return errors
+
+
+@transaction.atomic
+def round_replace(
+    *, tournament: Tournament, round_number: int, pairings: list[Pairing],
+    by: AbstractBaseUser | None,
+) -> list[Game]:
+    """Replace every game of one round; all or nothing."""
+    tournament = _locked(tournament)
+    _check_editable(tournament, by)
+    if round_number < 1:
+        raise WorkflowError(_("Rounds are numbered from 1."))
+    errors = round_validate(pairings)
+    if errors:
+        raise ValidationError(errors)
+    tournament.games.filter(round=round_number).delete()
+    games = Game.objects.bulk_create(
+        Game(
+            tournament=tournament, round=round_number, white=p.white, black=p.black,
+            result=p.result if p.kind not in Game.BYES else "", kind=p.kind,
+            handicap=p.handicap, komi=p.komi,
+        )
+        for p in pairings
+    )
+    seats_create(games)
+    return games
+
+
+def seats_create(games: Iterable[Game]) -> None:
+    """The per-round seats that let the database refuse a player twice in one round."""
+    RoundSeat.objects.bulk_create(
+        RoundSeat(game=game, tournament_id=game.tournament_id, round=game.round, member_id=member_id)
+        for game in games
+        for member_id in (game.white_id, game.black_id)
+        if member_id is not None
+    )
