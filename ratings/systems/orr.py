@@ -1,0 +1,556 @@
+"""Open Russian Rating (ORR): entry point and the standard algorithm.
+
+Spec: `shared/spec/orr.md`, Part B (normative), decisions D1-D27, contract
+mapping in Part D. The newcomer formulas (Kt, corridor, estimates) live in
+`orr_newcomers.py`; this module decides who is what, runs the standard
+algorithm (B.7) and carries the unsettled state in `history` (B.8).
+
+ORR rates a whole tournament at once: every game is rated between
+"standard-stage values" (a rated player's rating, a newcomer's primary
+estimate), so rounds only order the output.
+"""
+
+from __future__ import annotations
+
+import bisect
+import math
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from decimal import ROUND_HALF_UP, Decimal
+from fractions import Fraction
+
+from ratings.systems.model import (
+    JSON,
+    BadInput,
+    EventInput,
+    EventOutput,
+    GameOutput,
+    Player,
+    PlayerOutput,
+    RatingSystem,
+)
+from ratings.systems.orr_newcomers import (
+    Corridor,
+    Estimate,
+    RatedShowing,
+    TournamentCoefficient,
+    average_opponent_age,
+    clamped_age,
+    corridor,
+    many_games_correction,
+    primary_estimate,
+    round_rational,
+    start_estimate,
+    tournament_coefficient,
+)
+
+# --- Published constants (A.1) -------------------------------------------------
+# K table: (lowest Ra of the row, K when SR >= 0, K when SR < 0). Rows are
+# half-open; the first row ("1-99") takes every value below 100, 0 and
+# negatives included (D4).
+K_TABLE: tuple[tuple[int, int, int], ...] = (
+    (0, 100, 5),
+    (100, 100, 10),
+    (200, 100, 15),
+    (300, 100, 20),
+    (400, 100, 25),
+    (500, 90, 25),
+    (600, 80, 25),
+    (700, 70, 25),
+    (800, 60, 25),
+    (900, 50, 25),
+    (1000, 45, 25),
+    (1100, 40, 25),
+    (1300, 35, 25),
+    (1500, 30, 25),
+    (1700, 25, 20),
+    (2000, 20, 20),
+    (2200, 16, 16),
+    (2400, 12, 12),
+)
+_K_ROW_STARTS = [row[0] for row in K_TABLE]
+SR_CAP = 20  # above it R± = 10*K
+SR_DAMPING = 40  # R± = K*SR*(1 - SR/40)
+CAPPED_MULTIPLIER = 10
+ELO_SPREAD = 400
+PD_QUANTUM = Decimal("0.01")  # PD rounded to 2 decimals (D1)
+# |Rb - Ra|/400 beyond which 10^x overflows a double; PD is 0 or 1 there anyway.
+PD_EXPONENT_LIMIT = 300.0
+
+DEFAULT_PARAMS: dict[str, JSON] = {
+    "round_pd": True,
+    "age_min": 5,
+    "age_max": 13,
+    "settle_games": 11,
+    "settle_events": 2,
+}
+AGE_LIMIT = 100
+
+PER_GAME_NOTE = (
+    "per-game 'change' is K*(S-PD), the game's share before the tournament formula R+- "
+    "(K*SR*(1-SR/40) or 10K); it need not sum to the player's change"
+)
+
+
+# --- Parameters (Part D) --------------------------------------------------------
+@dataclass(frozen=True, slots=True)
+class Settings:
+    round_pd: bool
+    age_min: int
+    age_max: int
+    settle_games: int
+    settle_events: int
+
+
+def _positive_int(params: Mapping[str, JSON], name: str) -> int:
+    value = params.get(name, DEFAULT_PARAMS[name])
+    if isinstance(value, bool) or not isinstance(value, int) or value < 1:
+        raise BadInput(f"params.{name}", f"must be a positive integer, got {value!r}")
+    return value
+
+
+def read_settings(params: Mapping[str, JSON]) -> Settings:
+    """Validate the `params` values (Part D, D25)."""
+    for name in params:
+        if name not in DEFAULT_PARAMS:
+            raise BadInput(f"params.{name}", "unknown parameter for orr")
+    round_pd = params.get("round_pd", True)
+    if not isinstance(round_pd, bool):
+        raise BadInput("params.round_pd", f"must be true or false, got {round_pd!r}")
+    age_min = _positive_int(params, "age_min")
+    age_max = _positive_int(params, "age_max")
+    if not age_min <= age_max <= AGE_LIMIT:
+        raise BadInput("params.age_max", f"need age_min <= age_max <= {AGE_LIMIT}")
+    return Settings(
+        round_pd=round_pd,
+        age_min=age_min,
+        age_max=age_max,
+        settle_games=_positive_int(params, "settle_games"),
+        settle_events=_positive_int(params, "settle_events"),
+    )
+
+
+# --- Input helpers ----------------------------------------------------------------
+def exact(value: object, field: str) -> Fraction:
+    """A JSON number at its shortest decimal form (D3): 1500.5 is exactly 1500.5."""
+    if isinstance(value, bool) or not isinstance(value, int | float):
+        raise BadInput(field, f"must be a number, got {value!r}")
+    if isinstance(value, float) and not math.isfinite(value):
+        raise BadInput(field, f"must be a finite number, got {value!r}")
+    return Fraction(value) if isinstance(value, int) else Fraction(repr(value))
+
+
+def plain(value: Fraction) -> int | float:
+    """A value for JSON: an int when whole, else the nearest float."""
+    return value.numerator if value.denominator == 1 else float(value)
+
+
+@dataclass(frozen=True, slots=True)
+class StoredGame:
+    rating: Fraction
+    score: Fraction
+
+
+@dataclass(frozen=True, slots=True)
+class Carried:
+    """An unsettled player's `history` (B.8): events played and stored games."""
+
+    events: int
+    games: tuple[StoredGame, ...]
+    raw_games: tuple[Mapping[str, JSON], ...]
+
+
+_SCORES = {Fraction(0), Fraction(1, 2), Fraction(1)}
+
+
+def read_history(history: JSON, field: str) -> Carried | None:
+    """Parse and validate a player's `history` (B.8, D25)."""
+    if history is None:
+        return None
+    if not isinstance(history, dict):
+        raise BadInput(field, "must be an object with 'events' and 'games' or null")
+    events = history.get("events")
+    if isinstance(events, bool) or not isinstance(events, int) or events < 1:
+        raise BadInput(f"{field}.events", f"must be a positive integer, got {events!r}")
+    games = history.get("games")
+    if not isinstance(games, list):
+        raise BadInput(f"{field}.games", "must be a list")
+    stored: list[StoredGame] = []
+    raw: list[Mapping[str, JSON]] = []
+    for index, game in enumerate(games):
+        where = f"{field}.games[{index}]"
+        if not isinstance(game, dict):
+            raise BadInput(where, "must be an object with 'rating' and 'score'")
+        score = exact(game.get("score"), f"{where}.score")
+        if score not in _SCORES:
+            raise BadInput(f"{where}.score", "must be 0, 0.5 or 1")
+        stored.append(StoredGame(exact(game.get("rating"), f"{where}.rating"), score))
+        raw.append(dict(game))
+    return Carried(events, tuple(stored), tuple(raw))
+
+
+# --- The standard algorithm (A.1, B.7) -----------------------------------------
+def expectation(own: Fraction, opponent: Fraction, round_pd: bool) -> Fraction:
+    """PD = 1/(1 + 10^((Rb - Ra)/400)), rounded half up to 2 decimals (A.1, D1)."""
+    exponent = float(opponent - own) / ELO_SPREAD
+    if exponent > PD_EXPONENT_LIMIT:
+        pd = 0.0
+    elif exponent < -PD_EXPONENT_LIMIT:
+        pd = 1.0
+    else:
+        pd = 1.0 / (1.0 + 10.0**exponent)
+    if not round_pd:
+        return Fraction(pd)
+    return Fraction(Decimal(repr(pd)).quantize(PD_QUANTUM, rounding=ROUND_HALF_UP))
+
+
+def development_coefficient(rating: Fraction, sr: Fraction) -> int:
+    """K from the row of Ra and the sign of SR (A.1 table, D4)."""
+    row = K_TABLE[max(bisect.bisect_right(_K_ROW_STARTS, rating) - 1, 0)]
+    return row[1] if sr >= 0 else row[2]
+
+
+def rating_change(k: int, sr: Fraction) -> Fraction:
+    """R± by the three branches of A.1: K*SR*(1 - SR/40), SR*K, or 10*K."""
+    if sr < 0:
+        return sr * k
+    if sr > SR_CAP:
+        return Fraction(CAPPED_MULTIPLIER * k)
+    return k * sr * (1 - sr / SR_DAMPING)
+
+
+@dataclass(frozen=True, slots=True)
+class StandardResult:
+    expectations: tuple[Fraction, ...]  # one per (opponent value, score), in order
+    k: int
+    after: int
+
+
+def standard_algorithm(
+    rating: Fraction, games: Sequence[tuple[Fraction, Fraction]], round_pd: bool
+) -> StandardResult:
+    """Rate one player's games (opponent value, score) from `rating` (B.7)."""
+    expectations = tuple(expectation(rating, opponent, round_pd) for opponent, _ in games)
+    sr = sum((score for _, score in games), Fraction(0)) - sum(expectations, Fraction(0))
+    k = development_coefficient(rating, sr)
+    return StandardResult(expectations, k, round_rational(rating + rating_change(k, sr)))
+
+
+# --- One event ------------------------------------------------------------------
+@dataclass(frozen=True, slots=True)
+class PlayedGame:
+    round: int
+    opponent: str
+    score: Fraction
+
+
+@dataclass(frozen=True, slots=True)
+class NewcomerEstimate:
+    """B.3-B.4 for one newcomer with games: corridor, Rs, and Rp (None for a zero score)."""
+
+    opponents_age: Fraction
+    band: Corridor
+    start: int
+    primary: Estimate | None
+
+    @property
+    def value(self) -> Fraction:
+        """The standard-stage value: Rp, or Rs for a zero scorer (B.6)."""
+        return self.primary.value if self.primary else Fraction(self.start)
+
+
+@dataclass(frozen=True, slots=True)
+class Correction:
+    """B.5 for one unsettled player: Rkor from stored games plus this event."""
+
+    games: int
+    score: Fraction
+    band: Corridor
+    estimate: Estimate | None  # None when the total score is 0 (Rk = R0)
+    value: Fraction  # Rkor
+
+
+def _games_by_player(event: EventInput) -> dict[str, list[PlayedGame]]:
+    """Each player's games ordered by round, then input position (B.0, D23)."""
+    known = {player.id for player in event.players}
+    by_player: dict[str, list[PlayedGame]] = {player.id: [] for player in event.players}
+    order = sorted(range(len(event.games)), key=lambda index: event.games[index].round)
+    for index in order:
+        game = event.games[index]
+        for side in ("white", "black"):
+            if getattr(game, side) not in known:
+                raise BadInput(
+                    f"games[{index}].{side}", f"unknown player id {getattr(game, side)!r}"
+                )
+        if game.white == game.black:
+            raise BadInput(f"games[{index}].black", "a player cannot play himself")
+        for player_id in (game.white, game.black):
+            by_player[player_id].append(
+                PlayedGame(
+                    game.round, game.opponent_of(player_id), Fraction(game.score_of(player_id))
+                )
+            )
+    return by_player
+
+
+def _participants(event: EventInput) -> int:
+    given = event.event.participants
+    if given is None:
+        return len(event.players)
+    if isinstance(given, bool) or not isinstance(given, int) or given < 1:
+        raise BadInput("event.participants", f"must be a positive integer, got {given!r}")
+    return given
+
+
+class _Rating:
+    """The working state of one event, built stage by stage as Part B orders it."""
+
+    def __init__(self, event: EventInput) -> None:
+        self.event = event
+        self.settings = read_settings(event.params)
+        self.players = {player.id: player for player in event.players}
+        self.ratings: dict[str, Fraction] = {}
+        self.carried: dict[str, Carried | None] = {}
+        for index, player in enumerate(event.players):
+            field = f"players[{index}]"
+            if player.rating is not None:
+                self.ratings[player.id] = exact(player.rating, f"{field}.rating")
+            self.carried[player.id] = read_history(player.history, f"{field}.history")
+        self.games = _games_by_player(event)
+        self.notes: list[str] = [PER_GAME_NOTE]
+        ages = {
+            player.id: clamped_age(
+                player.birth_date, event.event.date, self.settings.age_min, self.settings.age_max
+            )
+            for player in event.players
+        }
+        self.opponents_age = {
+            pid: average_opponent_age([ages[g.opponent] for g in games])
+            for pid, games in self.games.items()
+            if games
+        }
+
+    def is_newcomer(self, player_id: str) -> bool:
+        return player_id not in self.ratings
+
+    def is_unsettled(self, player_id: str) -> bool:
+        return player_id in self.ratings and self.carried[player_id] is not None
+
+    def score(self, player_id: str) -> Fraction:
+        return sum((g.score for g in self.games[player_id]), Fraction(0))
+
+    def coefficient(self) -> TournamentCoefficient:
+        """Kt from every rated player who played (B.2, D5)."""
+        showings = [
+            RatedShowing(rating, len(self.games[pid]), self.score(pid), self.opponents_age[pid])
+            for pid, rating in self.ratings.items()
+            if self.games[pid]
+        ]
+        kt = tournament_coefficient(_participants(self.event), showings)
+        if kt.mean_ki is None:
+            self.notes.append(f"Kt={kt.kt} (no rated player; Np={kt.participants})")
+        else:
+            self.notes.append(
+                f"Kt={kt.kt} (i={kt.rated_players} rated players, mean Ki={kt.mean_ki:.3f}, "
+                f"[mean] clamped={kt.clamped}, Np={kt.participants}, n={kt.root})"
+            )
+        return kt
+
+    def newcomer_estimates(self, kt: int) -> dict[str, NewcomerEstimate]:
+        """Corridor and Rs for every newcomer (B.3), then Rp against start values (B.4)."""
+        bands: dict[str, tuple[Corridor, int]] = {}
+        for pid, games in self.games.items():
+            if self.is_newcomer(pid) and games:
+                band = corridor(kt, self.opponents_age[pid], len(games))
+                bands[pid] = (band, start_estimate(band, len(games), self.score(pid)))
+        # Estimate-stage values: rated players at their rating, newcomers at Rs (D12).
+        start_values = dict(self.ratings)
+        start_values.update({pid: Fraction(start) for pid, (_, start) in bands.items()})
+        estimates: dict[str, NewcomerEstimate] = {}
+        for pid, (band, start) in bands.items():
+            score = self.score(pid)
+            primary = None
+            if score > 0:
+                opponents = [start_values[g.opponent] for g in self.games[pid]]
+                primary = primary_estimate(opponents, score, Fraction(start), band.refined_top)
+            estimates[pid] = NewcomerEstimate(self.opponents_age[pid], band, start, primary)
+            self._note_newcomer(pid, estimates[pid])
+        self.start_values = start_values
+        return estimates
+
+    def _note_newcomer(self, pid: str, found: NewcomerEstimate) -> None:
+        games, band, primary = self.games[pid], found.band, found.primary
+        line = (
+            f"{pid}: newcomer N={len(games)} S={plain(self.score(pid))} "
+            f"Y={plain(found.opponents_age)} Rmax={band.top} Rmin={band.bottom} "
+            f"Rpmax={band.refined_top} Rs={found.start} "
+        )
+        if primary is None:
+            line += f"Rsr=None Rp={found.start} (zero score: no rating)"
+        else:
+            line += f"Rsr={primary.average} Rp={primary.raw}"
+            if primary.value != primary.raw:
+                line += f" Rpp={plain(primary.value)}"
+        self.notes.append(line)
+
+    def correction(self, pid: str, kt: int) -> Correction:
+        """Rkor for an unsettled player over stored games plus this event (B.5, D18, D19)."""
+        carried = self.carried[pid]
+        assert carried is not None
+        start = self.ratings[pid]
+        games = self.games[pid]
+        values = [g.rating for g in carried.games] + [self.start_values[g.opponent] for g in games]
+        score = sum((g.score for g in carried.games), Fraction(0)) + self.score(pid)
+        band = corridor(kt, self.opponents_age[pid], len(values))
+        if score == 0:
+            estimate = None
+            value = many_games_correction(start, band.refined_top, len(values))
+        else:
+            estimate = primary_estimate(values, score, start, band.refined_top)
+            value = estimate.value
+        line = f"{pid}: provisional correction N={len(values)} S={plain(score)} "
+        if estimate is None:
+            line += f"(zero score: Rk = R0 = {plain(start)})"
+        else:
+            line += f"Rsr={estimate.average} Rkor={estimate.raw}"
+            if estimate.value != estimate.raw:
+                line += f" (Rmax={band.top} Rpmax={band.refined_top}) Rpp={plain(estimate.value)}"
+        self.notes.append(line)
+        return Correction(len(values), score, band, estimate, value)
+
+
+def rate(event: EventInput) -> EventOutput:
+    """Rate one ORR tournament (Part B)."""
+    work = _Rating(event)
+    kt = work.coefficient().kt
+    newcomers = work.newcomer_estimates(kt)
+    # Standard-stage values (B.6): rating, or Rp (Rs for a zero scorer).
+    stage_values = dict(work.ratings)
+    stage_values.update({pid: found.value for pid, found in newcomers.items()})
+    corrections = {
+        pid: work.correction(pid, kt)
+        for pid in work.ratings
+        if work.is_unsettled(pid) and work.games[pid]
+    }
+    settled_notes: list[str] = []
+    outputs = tuple(
+        _player_output(work, player, stage_values, newcomers, corrections, settled_notes)
+        for player in event.players
+    )
+    return EventOutput(
+        system="orr", event=event.event.id, players=outputs, notes=tuple(work.notes + settled_notes)
+    )
+
+
+def _player_output(
+    work: _Rating,
+    player: Player,
+    stage_values: Mapping[str, Fraction],
+    newcomers: Mapping[str, NewcomerEstimate],
+    corrections: Mapping[str, Correction],
+    settled_notes: list[str],
+) -> PlayerOutput:
+    """One player's result and his carried state (B.7, B.8, D15-D21)."""
+    pid, games, settings = player.id, work.games[player.id], work.settings
+    carried = work.carried[pid]
+    this_event = [(stage_values[g.opponent], g.score) for g in games]
+    if not games:
+        if work.is_newcomer(pid):
+            return PlayerOutput(pid, None, None, None, rated=False)
+        unchanged = plain(work.ratings[pid])
+        provisional = carried is not None
+        return PlayerOutput(
+            pid, unchanged, unchanged, 0, provisional=provisional, history=player.history
+        )
+    if pid in newcomers and newcomers[pid].primary is None:
+        # A zero-scoring newcomer gets no rating and stores nothing (D15, D20).
+        start = newcomers[pid].value
+        shown = tuple(
+            _unrated_game(g, expectation(start, rb, settings.round_pd))
+            for g, (rb, _) in zip(games, this_event, strict=True)
+        )
+        return PlayerOutput(pid, plain(start), None, None, rated=False, games=shown)
+    stored: list[tuple[Fraction, Fraction]] = []
+    if pid in newcomers:
+        starting = rated_from = newcomers[pid].value
+    elif pid in corrections:
+        assert carried is not None
+        stored = [(g.rating, g.score) for g in carried.games]
+        starting, rated_from = work.ratings[pid], corrections[pid].value
+    else:
+        starting = rated_from = work.ratings[pid]
+    result = standard_algorithm(rated_from, stored + this_event, settings.round_pd)
+    shown = tuple(
+        GameOutput(g.round, g.opponent, plain(g.score), float(pd), float(result.k * (g.score - pd)))
+        for g, pd in zip(games, result.expectations[len(stored) :], strict=True)
+    )
+    history: JSON = None
+    if work.is_newcomer(pid) or carried is not None:
+        total_games = len(stored) + len(games)
+        total_events = 1 if carried is None else carried.events + 1
+        if total_games >= settings.settle_games and total_events >= settings.settle_events:
+            settled_notes.append(
+                f"{pid}: rating settled ({total_games} games, {total_events} events)"
+            )
+        else:
+            history = _carried_state(work, pid, carried, total_events, this_event)
+    return PlayerOutput(
+        pid,
+        plain(starting),
+        result.after,
+        plain(result.after - starting),
+        provisional=history is not None,
+        history=history,
+        games=shown,
+    )
+
+
+def _carried_state(
+    work: _Rating,
+    pid: str,
+    carried: Carried | None,
+    events: int,
+    this_event: Sequence[tuple[Fraction, Fraction]],
+) -> JSON:
+    """The unsettled player's `history`: stored games unchanged, then this event's (B.8, D19)."""
+    stored: list[JSON] = [dict(raw) for raw in (carried.raw_games if carried else ())]
+    added: list[JSON] = [
+        {
+            "event": work.event.event.id,
+            "round": g.round,
+            "opponent": g.opponent,
+            "rating": plain(opponent_value),
+            "score": plain(g.score),
+        }
+        for g, (opponent_value, _) in zip(work.games[pid], this_event, strict=True)
+    ]
+    return {"events": events, "games": stored + added}
+
+
+def _unrated_game(game: PlayedGame, pd: Fraction) -> GameOutput:
+    """A zero scorer's game: PD for information, no change (D20)."""
+    return GameOutput(
+        game.round,
+        game.opponent,
+        plain(game.score),
+        float(pd),
+        None,  # type: ignore[arg-type]  # D20: null change; GameOutput.change is typed float
+    )
+
+
+def format_rating(value: float | None, provisional: bool) -> str:
+    """How ORR shows a rating: `1345`, or `1345*` while unsettled (A.2); '' for none."""
+    if value is None:
+        return ""
+    if isinstance(value, float) and value.is_integer():
+        value = int(value)
+    return f"{value}*" if provisional else f"{value}"
+
+
+SYSTEM = RatingSystem(
+    code="orr",
+    title="Open Russian Rating (ORR, chess)",
+    params=DEFAULT_PARAMS,
+    rate=rate,
+    needs_grade=False,
+)
