@@ -5,9 +5,10 @@ Each system module exposes `SYSTEM`; register it with one import and one entry b
 
 from __future__ import annotations
 
-from ratings.systems import egf
+from ratings.systems import egf, orr
 from ratings.systems.model import RatingSystem
 
 SYSTEMS: dict[str, RatingSystem] = {
     egf.SYSTEM.code: egf.SYSTEM,
+    orr.SYSTEM.code: orr.SYSTEM,
 }
