@@ -76,7 +76,7 @@ class _Params:
 # --- Formulas -----------------------------------------------------------------
 
 
-def category(rating: Rating) -> int:
+def category(rating: float | Fraction) -> int:
     """Category 0, 1 or 2 of a rating: < 2100, 2100-2399, >= 2400 (Part B, U3)."""
     low, high = CATEGORY_BOUNDS
     if rating < low:
@@ -84,7 +84,7 @@ def category(rating: Rating) -> int:
     return 1 if rating < high else 2
 
 
-def k_factor(rating: Rating) -> int:
+def k_factor(rating: float | Fraction) -> int:
     """K from the category of the rating just before the game (Part B step 1, U3)."""
     return K_BY_CATEGORY[category(rating)]
 
