@@ -5,10 +5,11 @@ Each system module exposes `SYSTEM`; register it with one import and one entry b
 
 from __future__ import annotations
 
-from ratings.systems import egf, orr
+from ratings.systems import egf, orr, uscf
 from ratings.systems.model import RatingSystem
 
 SYSTEMS: dict[str, RatingSystem] = {
     egf.SYSTEM.code: egf.SYSTEM,
     orr.SYSTEM.code: orr.SYSTEM,
+    uscf.SYSTEM.code: uscf.SYSTEM,
 }
