@@ -2,8 +2,9 @@
 
 Spec: `shared/spec/orr.md`, Part B (normative), decisions D1-D27, contract
 mapping in Part D. The newcomer formulas (Kt, corridor, estimates) live in
-`orr_newcomers.py`; this module decides who is what, runs the standard
-algorithm (B.7) and carries the unsettled state in `history` (B.8).
+`orr_newcomers.py`, the reading of `params` and `history` in `orr_input.py`;
+this module decides who is what, runs the standard algorithm (B.7) and hands
+back the unsettled state (B.8).
 
 ORR rates a whole tournament at once: every game is rated between
 "standard-stage values" (a rated player's rating, a newcomer's primary
@@ -13,7 +14,6 @@ estimate), so rounds only order the output.
 from __future__ import annotations
 
 import bisect
-import math
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from decimal import ROUND_HALF_UP, Decimal
@@ -28,6 +28,15 @@ from ratings.systems.model import (
     Player,
     PlayerOutput,
     RatingSystem,
+)
+from ratings.systems.orr_input import (
+    DEFAULT_PARAMS,
+    Carried,
+    carried_state,
+    exact,
+    plain,
+    read_history,
+    read_settings,
 )
 from ratings.systems.orr_newcomers import (
     Corridor,
@@ -77,116 +86,10 @@ PD_QUANTUM = Decimal("0.01")  # PD rounded to 2 decimals (D1)
 # |Rb - Ra|/400 beyond which 10^x overflows a double; PD is 0 or 1 there anyway.
 PD_EXPONENT_LIMIT = 300.0
 
-DEFAULT_PARAMS: dict[str, JSON] = {
-    "round_pd": True,
-    "age_min": 5,
-    "age_max": 13,
-    "settle_games": 11,
-    "settle_events": 2,
-}
-AGE_LIMIT = 100
-
 PER_GAME_NOTE = (
     "per-game 'change' is K*(S-PD), the game's share before the tournament formula R+- "
     "(K*SR*(1-SR/40) or 10K); it need not sum to the player's change"
 )
-
-
-# --- Parameters (Part D) --------------------------------------------------------
-@dataclass(frozen=True, slots=True)
-class Settings:
-    round_pd: bool
-    age_min: int
-    age_max: int
-    settle_games: int
-    settle_events: int
-
-
-def _positive_int(params: Mapping[str, JSON], name: str) -> int:
-    value = params.get(name, DEFAULT_PARAMS[name])
-    if isinstance(value, bool) or not isinstance(value, int) or value < 1:
-        raise BadInput(f"params.{name}", f"must be a positive integer, got {value!r}")
-    return value
-
-
-def read_settings(params: Mapping[str, JSON]) -> Settings:
-    """Validate the `params` values (Part D, D25)."""
-    for name in params:
-        if name not in DEFAULT_PARAMS:
-            raise BadInput(f"params.{name}", "unknown parameter for orr")
-    round_pd = params.get("round_pd", True)
-    if not isinstance(round_pd, bool):
-        raise BadInput("params.round_pd", f"must be true or false, got {round_pd!r}")
-    age_min = _positive_int(params, "age_min")
-    age_max = _positive_int(params, "age_max")
-    if not age_min <= age_max <= AGE_LIMIT:
-        raise BadInput("params.age_max", f"need age_min <= age_max <= {AGE_LIMIT}")
-    return Settings(
-        round_pd=round_pd,
-        age_min=age_min,
-        age_max=age_max,
-        settle_games=_positive_int(params, "settle_games"),
-        settle_events=_positive_int(params, "settle_events"),
-    )
-
-
-# --- Input helpers ----------------------------------------------------------------
-def exact(value: object, field: str) -> Fraction:
-    """A JSON number at its shortest decimal form (D3): 1500.5 is exactly 1500.5."""
-    if isinstance(value, bool) or not isinstance(value, int | float):
-        raise BadInput(field, f"must be a number, got {value!r}")
-    if isinstance(value, float) and not math.isfinite(value):
-        raise BadInput(field, f"must be a finite number, got {value!r}")
-    return Fraction(value) if isinstance(value, int) else Fraction(repr(value))
-
-
-def plain(value: Fraction) -> int | float:
-    """A value for JSON: an int when whole, else the nearest float."""
-    return value.numerator if value.denominator == 1 else float(value)
-
-
-@dataclass(frozen=True, slots=True)
-class StoredGame:
-    rating: Fraction
-    score: Fraction
-
-
-@dataclass(frozen=True, slots=True)
-class Carried:
-    """An unsettled player's `history` (B.8): events played and stored games."""
-
-    events: int
-    games: tuple[StoredGame, ...]
-    raw_games: tuple[Mapping[str, JSON], ...]
-
-
-_SCORES = {Fraction(0), Fraction(1, 2), Fraction(1)}
-
-
-def read_history(history: JSON, field: str) -> Carried | None:
-    """Parse and validate a player's `history` (B.8, D25)."""
-    if history is None:
-        return None
-    if not isinstance(history, dict):
-        raise BadInput(field, "must be an object with 'events' and 'games' or null")
-    events = history.get("events")
-    if isinstance(events, bool) or not isinstance(events, int) or events < 1:
-        raise BadInput(f"{field}.events", f"must be a positive integer, got {events!r}")
-    games = history.get("games")
-    if not isinstance(games, list):
-        raise BadInput(f"{field}.games", "must be a list")
-    stored: list[StoredGame] = []
-    raw: list[Mapping[str, JSON]] = []
-    for index, game in enumerate(games):
-        where = f"{field}.games[{index}]"
-        if not isinstance(game, dict):
-            raise BadInput(where, "must be an object with 'rating' and 'score'")
-        score = exact(game.get("score"), f"{where}.score")
-        if score not in _SCORES:
-            raise BadInput(f"{where}.score", "must be 0, 0.5 or 1")
-        stored.append(StoredGame(exact(game.get("rating"), f"{where}.rating"), score))
-        raw.append(dict(game))
-    return Carried(events, tuple(stored), tuple(raw))
 
 
 # --- The standard algorithm (A.1, B.7) -----------------------------------------
@@ -302,7 +205,7 @@ def _participants(event: EventInput) -> int:
     return given
 
 
-class _Rating:
+class TournamentWork:
     """The working state of one event, built stage by stage as Part B orders it."""
 
     def __init__(self, event: EventInput) -> None:
@@ -421,7 +324,7 @@ class _Rating:
 
 def rate(event: EventInput) -> EventOutput:
     """Rate one ORR tournament (Part B)."""
-    work = _Rating(event)
+    work = TournamentWork(event)
     kt = work.coefficient().kt
     newcomers = work.newcomer_estimates(kt)
     # Standard-stage values (B.6): rating, or Rp (Rs for a zero scorer).
@@ -443,7 +346,7 @@ def rate(event: EventInput) -> EventOutput:
 
 
 def _player_output(
-    work: _Rating,
+    work: TournamentWork,
     player: Player,
     stage_values: Mapping[str, Fraction],
     newcomers: Mapping[str, NewcomerEstimate],
@@ -493,7 +396,11 @@ def _player_output(
                 f"{pid}: rating settled ({total_games} games, {total_events} events)"
             )
         else:
-            history = _carried_state(work, pid, carried, total_events, this_event)
+            added = [
+                (g.round, g.opponent, value, g.score)
+                for g, (value, _) in zip(games, this_event, strict=True)
+            ]
+            history = carried_state(work.event.event.id, carried, total_events, added)
     return PlayerOutput(
         pid,
         plain(starting),
@@ -503,28 +410,6 @@ def _player_output(
         history=history,
         games=shown,
     )
-
-
-def _carried_state(
-    work: _Rating,
-    pid: str,
-    carried: Carried | None,
-    events: int,
-    this_event: Sequence[tuple[Fraction, Fraction]],
-) -> JSON:
-    """The unsettled player's `history`: stored games unchanged, then this event's (B.8, D19)."""
-    stored: list[JSON] = [dict(raw) for raw in (carried.raw_games if carried else ())]
-    added: list[JSON] = [
-        {
-            "event": work.event.event.id,
-            "round": g.round,
-            "opponent": g.opponent,
-            "rating": plain(opponent_value),
-            "score": plain(g.score),
-        }
-        for g, (opponent_value, _) in zip(work.games[pid], this_event, strict=True)
-    ]
-    return {"events": events, "games": stored + added}
 
 
 def _unrated_game(game: PlayedGame, pd: Fraction) -> GameOutput:
