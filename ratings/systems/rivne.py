@@ -35,6 +35,7 @@ K1_TABLE: tuple[int, ...] = (
     116, 110, 105, 100, 95, 90, 85, 80, 75, 70, 65, 60, 55, 51,
     47, 43, 39, 35, 31, 27, 24, 21, 18, 15, 13, 11, 10,
 )  # fmt: skip
+K1_STEPS: tuple[int, ...] = tuple(b - a for a, b in zip(K1_TABLE, K1_TABLE[1:], strict=False))
 K1_TABLE_LOW = 100.0
 K1_TABLE_HIGH = 2700.0
 
@@ -90,9 +91,11 @@ def k1(r: float) -> float:
         return K1_TABLE[0]
     if r >= K1_TABLE_HIGH:
         return K1_TABLE[-1]
-    i = min(math.floor((r - 100) / 100), len(K1_TABLE) - 2)
+    i = int((r - 100) / 100)  # r > 100 here, so int() is floor()
+    if i == len(K1_STEPS):  # guard: r a hair below 2700 must stay in the last segment
+        i -= 1
     lo = 100 + 100 * i
-    return K1_TABLE[i] + (K1_TABLE[i + 1] - K1_TABLE[i]) * (r - lo) / 100
+    return K1_TABLE[i] + K1_STEPS[i] * (r - lo) / 100
 
 
 def k2(r: float, params: Params) -> float:
@@ -239,13 +242,34 @@ def start_rating(player: Player, index: int, flag: bool) -> float:
 
 @dataclass(frozen=True, slots=True)
 class PlannedGame:
-    """A game by player index; `d` is the declared-grade difference (D7)."""
+    """A game by player index, with what its declared grades fix once for the event (D7, D10).
+
+    `d` is the declared-grade difference; `even_odds` marks a handicap game
+    beyond 9 grades (SE = 0.5); `correction` is formula (7)'s `N·100 − 50`
+    (or 0); `kf_stronger` is player B's Kф.
+    """
 
     white: int
     black: int
     white_score: float
-    handicap: int
     d: int
+    even_odds: bool
+    correction: int
+    kf_stronger: float
+
+
+def plan_game(white: int, black: int, white_score: float, handicap: int, d: int) -> PlannedGame:
+    """Fix a game's handicap quantities from the grade difference `d` (B5 step 2, D7)."""
+    has_handicap = handicap >= 1
+    return PlannedGame(
+        white=white,
+        black=black,
+        white_score=white_score,
+        d=d,
+        even_odds=has_handicap and d > MAX_GRADE_DIFFERENCE,
+        correction=100 * d - 50 if has_handicap and d >= 1 else 0,
+        kf_stronger=handicap_coefficient(d) if has_handicap else 1.0,
+    )
 
 
 # --- One calculation (B5) ------------------------------------------------------------
@@ -269,11 +293,9 @@ class Calculation:
 
 def expectation_of_a(game: PlannedGame, a: int, b: int, start: list[float], r0_a: float) -> float:
     """SE of player A: formulas (1), (2), (4) with the correction (7), or 0.5 beyond 9 grades."""
-    has_handicap = game.handicap >= 1
-    if has_handicap and game.d > MAX_GRADE_DIFFERENCE:
+    if game.even_odds:
         return 0.5
-    correction = 100 * game.d - 50 if has_handicap and game.d >= 1 else 0
-    x_a = formula1_scale(start[a]) + correction
+    x_a = formula1_scale(start[a]) + game.correction
     delta_r = formula1_scale(start[b]) - x_a
     return sigma(delta_r / a_of(r0_a))
 
@@ -311,7 +333,7 @@ def calculate(
                 se_a = expectation_of_a(game, a_index, w + b - a_index, start, rating[a_index])
                 se_b = 1 - se_a  # formula (3)
                 se_white, se_black = (se_a, se_b) if a_index == w else (se_b, se_a)
-            kf_b = handicap_coefficient(game.d) if game.handicap >= 1 else 1.0
+            kf_b = game.kf_stronger
             for x_index, y_index, score, se_x in (
                 (w, b, game.white_score, se_white),
                 (b, w, 1 - game.white_score, se_black),
@@ -415,17 +437,13 @@ def plan_rounds(
     """Games by index, grouped by round in increasing order, input order kept within (D3)."""
     by_round: dict[int, list[PlannedGame]] = {}
     for i, game in enumerate(event_input.games):
-        for side in ("white", "black"):
-            if getattr(game, side) not in index_of:
-                raise BadInput(f"games[{i}].{side}", f"unknown player id {getattr(game, side)!r}")
-        w, b = index_of[game.white], index_of[game.black]
-        planned = PlannedGame(
-            white=w,
-            black=b,
-            white_score=game.score_of(game.white),
-            handicap=game.handicap,
-            d=abs(grade_indices[w] - grade_indices[b]),
-        )
+        w, b = index_of.get(game.white), index_of.get(game.black)
+        if w is None:
+            raise BadInput(f"games[{i}].white", f"unknown player id {game.white!r}")
+        if b is None:
+            raise BadInput(f"games[{i}].black", f"unknown player id {game.black!r}")
+        d = abs(grade_indices[w] - grade_indices[b])
+        planned = plan_game(w, b, game.score_of(game.white), game.handicap, d)
         by_round.setdefault(game.round, []).append(planned)
     return sorted(by_round.items())
 
@@ -449,7 +467,7 @@ def player_output(
             GameOutput(
                 round=round_number,
                 opponent=players[opponent].id,
-                score=score,
+                score=int(score) if score.is_integer() else score,  # 1, 0.5, 0 as in B7
                 expected=expected,
                 change=change,
             )
