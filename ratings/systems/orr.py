@@ -14,6 +14,7 @@ estimate), so rounds only order the output.
 from __future__ import annotations
 
 import bisect
+import copy
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from decimal import ROUND_HALF_UP, Decimal
@@ -363,7 +364,12 @@ def _player_output(
         unchanged = plain(work.ratings[pid])
         provisional = carried is not None
         return PlayerOutput(
-            pid, unchanged, unchanged, 0, provisional=provisional, history=player.history
+            pid,
+            unchanged,
+            unchanged,
+            0,
+            provisional=provisional,
+            history=copy.deepcopy(player.history),
         )
     if pid in newcomers and newcomers[pid].primary is None:
         # A zero-scoring newcomer gets no rating and stores nothing (D15, D20).
