@@ -5,12 +5,13 @@ Each system module exposes `SYSTEM`; register it with one import and one entry b
 
 from __future__ import annotations
 
-from ratings.systems import egf, orr, rivne, uscf
+from ratings.systems import egf, orr, rivne, ufgo, uscf
 from ratings.systems.model import RatingSystem
 
 SYSTEMS: dict[str, RatingSystem] = {
     egf.SYSTEM.code: egf.SYSTEM,
     orr.SYSTEM.code: orr.SYSTEM,
     rivne.SYSTEM.code: rivne.SYSTEM,
+    ufgo.SYSTEM.code: ufgo.SYSTEM,
     uscf.SYSTEM.code: uscf.SYSTEM,
 }

@@ -1,0 +1,503 @@
+"""The UFGO rating system (`ufgo`): `shared/spec/ufgo.md`, Part B.
+
+Round by round, formula (1) ``R = K2·(Rп − K1) + K3`` with the lookup tables
+2 and 3, the fixed-point rules for IKs under 100 (section 5, tables 4 and 5),
+and the anomaly rules (4.4-4.7, 5.4) that restart the whole event from raised
+start ratings until nobody is anomalous. All arithmetic is exact (`Fraction`,
+B2). The grade rules (section 2, 1.7) live in `ufgo_grades`.
+"""
+
+from __future__ import annotations
+
+import bisect
+import math
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from fractions import Fraction
+
+from ratings.systems.model import (
+    JSON,
+    BadInput,
+    EventInput,
+    EventOutput,
+    GameOutput,
+    Player,
+    PlayerOutput,
+    RatingSystem,
+)
+from ratings.systems.ufgo_grades import t1_start
+
+# Table 2 (4.2): (upper end of the integer R12 band, K1 of the lower-rated player
+# in hundredths); the higher-rated player gets 1 − K1. Beyond 735: 0 and 1.
+TABLE2: tuple[tuple[int, int], ...] = (
+    (3, 50), (10, 49), (17, 48), (25, 47), (32, 46), (39, 45), (46, 44), (53, 43), (61, 42),
+    (68, 41), (76, 40), (83, 39), (91, 38), (98, 37), (106, 36), (113, 35), (121, 34),
+    (129, 33), (137, 32), (145, 31), (153, 30), (162, 29), (170, 28), (179, 27), (188, 26),
+    (197, 25), (206, 24), (215, 23), (225, 22), (235, 21), (245, 20), (256, 19), (267, 18),
+    (278, 17), (290, 16), (302, 15), (315, 14), (328, 13), (344, 12), (357, 11), (374, 10),
+    (391, 9), (411, 8), (432, 7), (456, 6), (484, 5), (517, 4), (559, 3), (619, 2), (735, 1),
+)  # fmt: skip
+
+# Table 3 (4.2, 4.5): (IK below which the row applies, K2, K3); rows are
+# lower-inclusive (D7): "< 600", "600 – 1099", ..., "> 2000" with 2000 included.
+TABLE3: tuple[tuple[int | None, int, int], ...] = (
+    (600, 60, 20),
+    (1100, 50, 10),
+    (1400, 40, 5),
+    (1700, 30, 2),
+    (2000, 20, 1),
+    (None, 10, 0),
+)
+
+# Table 4 (5.2): the player at or above 100 against one below 100.
+# (IK from, ((win, loss, k3) on 9x9, on 13x13, on 19x19)), rows lower-inclusive (D7).
+Table4Cell = tuple[int, int, int]
+TABLE4: tuple[tuple[int, tuple[Table4Cell, Table4Cell, Table4Cell]], ...] = (
+    (100, ((7, -13, 7), (10, -20, 10), (20, -40, 20))),
+    (200, ((3, -17, 7), (5, -25, 10), (10, -50, 20))),
+    (400, ((0, -20, 7), (0, -30, 10), (0, -60, 20))),
+    (600, ((0, -20, 0), (0, -30, 0), (0, -60, 0))),  # 9x9 loss printed as 0: a misprint (D8)
+)
+
+# Table 5 (5.3): extra points for a win of a player below 100, by the opponent's IK
+# (IK from, (9x9, 13x13, 19x19)).
+TABLE5: tuple[tuple[int, tuple[int, int, int]], ...] = (
+    (100, (1, 2, 3)),
+    (200, (2, 3, 5)),
+    (400, (3, 4, 7)),  # "> 400", 400 included (D7)
+)
+
+BOARD_COLUMN = {9: 0, 13: 1, 19: 2}
+WIN_BELOW_100 = {9: 2, 13: 3, 19: 5}  # 5.1
+LOSS_BELOW_100 = 1  # 5.1: "+1 point whatever the board"
+EXTRA_POINTS_LIMIT = {9: 4, 13: 6, 19: 9}  # 5.4
+BOUNDARY = 100  # section 5
+BOUNDARY_RATIO = 10  # 5.5: one point below 100 = ten points at or above 100
+
+DEFAULT_PARAMS: dict[str, JSON] = {
+    "k3": None,
+    "k3_cap_low": 100,
+    "k3_cap_high": 50,
+    "k3_cap_threshold": 600,
+    "anomaly_factor": 0.45,
+    "divisor_13": 2,
+    "divisor_9": 3,
+    "max_recalculations": 1000,
+}
+
+ONE = Fraction(1)
+HALF = Fraction(1, 2)
+ZERO = Fraction(0)
+_T3_BOUNDS = tuple(row[0] for row in TABLE3 if row[0] is not None)
+_T4_BOUNDS = tuple(row[0] for row in TABLE4)
+_T5_BOUNDS = tuple(row[0] for row in TABLE5)
+_K1_LOWER_BY_DIFF: tuple[Fraction, ...] = tuple(
+    Fraction(next(k for upper, k in TABLE2 if upper >= diff), 100)
+    for diff in range(TABLE2[-1][0] + 1)
+)  # index: ceil(|R12|) up to 735
+
+
+# --- Numbers and tables (B2, B3) ------------------------------------------------------------
+
+
+def exact(number: float) -> Fraction:
+    """An input number as the exact decimal it is written as (B2)."""
+    if isinstance(number, int):
+        return Fraction(number)
+    return Fraction(repr(number))
+
+
+def round1(x: Fraction) -> Fraction:
+    """Round half up (towards +inf) to 0.1: ``floor(10x + 1/2) / 10`` (B2, 4.9)."""
+    return Fraction((20 * x.numerator + x.denominator) // (2 * x.denominator), 10)
+
+
+def round_integer(x: Fraction) -> int:
+    """Round half up (towards +inf) to an integer: ``floor(x + 1/2)`` (B2, 4.9)."""
+    return (2 * x.numerator + x.denominator) // (2 * x.denominator)
+
+
+def k1_lower(r12: Fraction) -> Fraction:
+    """Table 2 "K1 < 0.5" value for a rating difference: the band of ``ceil(|R12|)`` (D6)."""
+    diff = math.ceil(abs(r12))
+    return _K1_LOWER_BY_DIFF[diff] if diff < len(_K1_LOWER_BY_DIFF) else ZERO
+
+
+def k1(x: Fraction, y: Fraction) -> Fraction:
+    """K1 of the player rated `x` against one rated `y` (4.2, B3): the table value
+    below 0.5 for the lower-rated player, one minus it for the higher-rated one."""
+    lower = k1_lower(x - y)
+    return lower if x < y else ONE - lower
+
+
+def t3(x: Fraction) -> tuple[int, int]:
+    """(K2, K3) from Table 3 for the IK `x` of the player being rated (D7)."""
+    _, k2, k3 = TABLE3[bisect.bisect_right(_T3_BOUNDS, x)]
+    return k2, k3
+
+
+def t4(x: Fraction, board: int) -> tuple[int, int, int]:
+    """(r for a win, r for a loss, k3) from Table 4 for a player rated `x` >= 100 (5.2, D7, D8)."""
+    row = TABLE4[max(bisect.bisect_right(_T4_BOUNDS, x) - 1, 0)]
+    return row[1][BOARD_COLUMN[board]]
+
+
+def t5(y: Fraction, board: int) -> int:
+    """Table 5 extra points for beating an opponent rated `y` >= 100 (5.3, D7)."""
+    row = TABLE5[max(bisect.bisect_right(_T5_BOUNDS, y) - 1, 0)]
+    return row[1][BOARD_COLUMN[board]]
+
+
+def move(rating: Fraction, delta: Fraction, low: bool) -> Fraction:
+    """Apply a change across the 100 boundary at 1 : 10 (5.5, D13, B5 `move`).
+
+    `low`: `delta` is in points below 100 (the player started the round below 100).
+    The part of the move on the other side of 100 is converted.
+    """
+    if low:
+        if rating < BOUNDARY:
+            target = rating + delta
+            if target < BOUNDARY:
+                return target
+            return BOUNDARY + BOUNDARY_RATIO * (target - BOUNDARY)
+        return rating + BOUNDARY_RATIO * delta
+    if rating >= BOUNDARY:
+        target = rating + delta
+        if target >= BOUNDARY:
+            return target
+        return BOUNDARY + (target - BOUNDARY) / BOUNDARY_RATIO
+    target = rating + delta / BOUNDARY_RATIO
+    if target < BOUNDARY:
+        return target
+    return BOUNDARY + BOUNDARY_RATIO * (target - BOUNDARY)
+
+
+def start_rating(player: Player) -> Fraction:
+    """B4, D2: the input rating; a newcomer starts at his grade's Table 1 lower
+    bound, or at 0 (30 kyu, 3.1) without a grade."""
+    if player.rating is not None:
+        return exact(player.rating)
+    if player.grade is None:
+        return ZERO
+    return Fraction(t1_start(player.grade))
+
+
+# --- Parameters (B8) -----------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class Rules:
+    """Everything one event's calculation needs besides ratings: params, board, K3 on/off."""
+
+    board: int
+    k3_on: bool
+    k3_forced: bool
+    k3_cap_low: Fraction
+    k3_cap_high: Fraction
+    k3_cap_threshold: Fraction
+    anomaly_factor: Fraction
+    divisor: Fraction
+    max_recalculations: int
+
+
+def _positive(params: Mapping[str, JSON], name: str) -> Fraction:
+    value = params.get(name, DEFAULT_PARAMS[name])
+    if isinstance(value, bool) or not isinstance(value, int | float) or not math.isfinite(value):
+        raise BadInput(f"params.{name}", "must be a positive number")
+    number = exact(value)
+    if number <= 0:
+        raise BadInput(f"params.{name}", "must be a positive number")
+    return number
+
+
+def make_rules(params: Mapping[str, JSON], board: int, official: bool) -> Rules:
+    """Validate the params values (B8) and fix the event's rules (B5 `K3on`, 4.8 divisor)."""
+    for name in params:
+        if name not in DEFAULT_PARAMS:
+            raise BadInput(f"params.{name}", "unknown parameter")
+    k3 = params.get("k3")
+    if k3 is not None and type(k3) is not bool:
+        raise BadInput("params.k3", "must be true, false or null")
+    limit = params.get("max_recalculations", DEFAULT_PARAMS["max_recalculations"])
+    if type(limit) is float and limit.is_integer():
+        limit = int(limit)
+    if type(limit) is not int or limit < 0:
+        raise BadInput("params.max_recalculations", "must be a non-negative integer")
+    divisors = {19: ONE, 13: _positive(params, "divisor_13"), 9: _positive(params, "divisor_9")}
+    return Rules(
+        board=board,
+        k3_on=official if k3 is None else k3,
+        k3_forced=k3 is not None,
+        k3_cap_low=_positive(params, "k3_cap_low"),
+        k3_cap_high=_positive(params, "k3_cap_high"),
+        k3_cap_threshold=_positive(params, "k3_cap_threshold"),
+        anomaly_factor=_positive(params, "anomaly_factor"),
+        divisor=divisors[board],
+        max_recalculations=limit,
+    )
+
+
+# --- One calculation (B5) ------------------------------------------------------------------
+
+# A game as the calculation sees it: (white index, black index, white's score).
+Pairing = tuple[int, int, Fraction]
+# A game as one player saw it: (round, opponent index, score, expected K1 or None, change).
+GameRecord = tuple[int, int, Fraction, Fraction | None, Fraction]
+
+
+@dataclass(frozen=True, slots=True)
+class Calculation:
+    """The outcome of one pass over the event from the start ratings `starts` (B5)."""
+
+    starts: tuple[Fraction, ...]
+    after: tuple[Fraction, ...]  # integer final IK, or the start for a player without games
+    anomaly_limit: tuple[Fraction, ...]  # RA (4.5, D9); 0 for a player without games
+    extra_points: tuple[Fraction, ...]  # Table 5 points received (5.4)
+    games_played: tuple[int, ...]
+    games: tuple[tuple[GameRecord, ...], ...]
+
+
+class _Player:
+    """Mutable running state of one player during a calculation."""
+
+    __slots__ = ("rating", "cap", "k3_used", "k3_formula1", "k3_table4", "k2_sum", "extra", "games")
+
+    def __init__(self, start: Fraction, cap: Fraction) -> None:
+        self.rating = start
+        self.cap = cap
+        self.k3_used = ZERO
+        self.k3_formula1 = ZERO
+        self.k3_table4 = ZERO
+        self.k2_sum = 0
+        self.extra = ZERO
+        self.games: list[GameRecord] = []
+
+    def take_k3(self, rules: Rules, value: int) -> Fraction:
+        """4.3, D10: credit K3 up to what is left of this tournament's cap."""
+        if not rules.k3_on or value == 0:
+            return ZERO
+        taken = max(ZERO, min(Fraction(value), self.cap - self.k3_used))
+        self.k3_used += taken
+        return taken
+
+
+def formula1_change(k2: int, score: Fraction, expected: Fraction, k3: Fraction) -> Fraction:
+    """Formula (1): ``K2·(Rп − K1) + K3``, before the board divisor (4.2)."""
+    return k2 * (score - expected) + k3
+
+
+def anomaly_limit(state: _Player, rules: Rules) -> Fraction:
+    """Formula (2) ``RA = 0.45·ΣK2 + K3``, divided by the board divisor except for
+    Table 4's k3, which enters undivided (4.5, 4.8, D9, D10)."""
+    from_formula = rules.anomaly_factor * state.k2_sum + state.k3_formula1
+    return from_formula / rules.divisor + state.k3_table4
+
+
+def _game_change(
+    rules: Rules, me: _Player, x: Fraction, y: Fraction, score: Fraction
+) -> tuple[Fraction, Fraction | None]:
+    """The change of one game for a player rated `x` at round start against `y`, in the
+    units of his region, and the K1 used (B5 step 2, D5)."""
+    k2, k3 = t3(x)
+    me.k2_sum += k2
+    if x >= BOUNDARY and y >= BOUNDARY:  # formula (1), 4.8
+        expected = k1(x, y)
+        taken = me.take_k3(rules, k3)
+        me.k3_formula1 += taken
+        change = formula1_change(k2, score, expected, taken)
+        return (change if rules.divisor == 1 else change / rules.divisor), expected
+    if x >= BOUNDARY:  # 5.2, Table 4: per board already, not divided
+        win, loss, table_k3 = t4(x, rules.board)
+        taken = me.take_k3(rules, table_k3)
+        me.k3_table4 += taken
+        return win * score + loss * (1 - score) + taken, None
+    change = WIN_BELOW_100[rules.board] * score + LOSS_BELOW_100 * (1 - score)  # 5.1
+    if y >= BOUNDARY and score:  # 5.3, Table 5 (half for a draw, D11)
+        extra = t5(y, rules.board) * score
+        me.extra += extra
+        change += extra
+    return change, None
+
+
+def calculate(
+    starts: Sequence[Fraction], rounds: Sequence[tuple[int, Sequence[Pairing]]], rules: Rules
+) -> Calculation:
+    """One calculation of the whole event from `starts` (B5).
+
+    Every coefficient of a round comes from the round-start ratings (D3, D5);
+    the changes are applied game by game in input order, white then black,
+    each rounded to 0.1 after the 100-boundary conversion (D4, D12, D13).
+    """
+    players = [
+        _Player(s, rules.k3_cap_low if s < rules.k3_cap_threshold else rules.k3_cap_high)
+        for s in starts
+    ]
+    for round_number, pairings in rounds:
+        at_start = [p.rating for p in players]
+        for white, black, white_score in pairings:
+            for me, opponent, score in (
+                (white, black, white_score),
+                (black, white, 1 - white_score),
+            ):
+                x = at_start[me]
+                state = players[me]
+                change, expected = _game_change(rules, state, x, at_start[opponent], score)
+                old = state.rating
+                state.rating = round1(move(old, change, x < BOUNDARY))
+                state.games.append((round_number, opponent, score, expected, state.rating - old))
+    return Calculation(
+        starts=tuple(starts),
+        after=tuple(
+            Fraction(round_integer(p.rating)) if p.games else s
+            for p, s in zip(players, starts, strict=True)
+        ),
+        anomaly_limit=tuple(anomaly_limit(p, rules) if p.games else ZERO for p in players),
+        extra_points=tuple(p.extra for p in players),
+        games_played=tuple(len(p.games) for p in players),
+        games=tuple(tuple(p.games) for p in players),
+    )
+
+
+# --- Anomalies and recalculation (B6) ------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class Anomaly:
+    player: int
+    reason: str
+    new_start: Fraction
+
+
+def find_anomalies(calc: Calculation, board: int) -> list[Anomaly]:
+    """Players whose result in `calc` is anomalous, with their new start (4.4-4.6, 5.4,
+    D14, D15): RA only for a start of 100 or more (strictly greater gain), the extra
+    points rule only for a start below 100."""
+    found = []
+    for p, start in enumerate(calc.starts):
+        if not calc.games_played[p]:
+            continue
+        after = calc.after[p]
+        if start >= BOUNDARY:
+            gain = after - start
+            if gain > calc.anomaly_limit[p]:
+                reason = f"gain {_show(gain)} > RA {_show(calc.anomaly_limit[p])}"
+                found.append(Anomaly(p, reason, after))
+        elif calc.extra_points[p] >= EXTRA_POINTS_LIMIT[board]:
+            reason = f"{_show(calc.extra_points[p])} additional points (5.4)"
+            found.append(Anomaly(p, reason, max(Fraction(BOUNDARY), after)))
+    return found
+
+
+def _show(x: Fraction) -> str:
+    """A number for a note: an integer as is, anything else to at most 4 decimals."""
+    if x.denominator == 1:
+        return str(x.numerator)
+    ten_thousandths = round_integer(x * 10_000)
+    sign = "-" if ten_thousandths < 0 else ""
+    whole, fraction = divmod(abs(ten_thousandths), 10_000)
+    return f"{sign}{whole}.{fraction:04d}".rstrip("0").rstrip(".")
+
+
+def _json_number(x: Fraction) -> float:
+    """An exact value as the nearest JSON number; integers stay integers (D22)."""
+    return x.numerator if x.denominator == 1 else float(x)
+
+
+# --- The system ----------------------------------------------------------------------------
+
+
+def _rounds(event: EventInput, index: Mapping[str, int]) -> list[tuple[int, list[Pairing]]]:
+    """Games grouped by round, rounds ascending, input order inside a round (D3, D4)."""
+    by_round: dict[int, list[Pairing]] = {}
+    for game in event.games:
+        white_score = HALF if game.result == "draw" else ONE if game.result == "white" else ZERO
+        pairing = (index[game.white], index[game.black], white_score)
+        by_round.setdefault(game.round, []).append(pairing)
+    return sorted(by_round.items())
+
+
+def rate(event: EventInput) -> EventOutput:
+    """Rate one event under the UFGO system (B1-B7)."""
+    rules = make_rules(event.params, event.event.board, event.event.official)
+    index = {player.id: i for i, player in enumerate(event.players)}
+    rounds = _rounds(event, index)
+    starts = [start_rating(player) for player in event.players]
+    anomalous = [False] * len(starts)
+    notes = _k3_notes(rules) if event.games else []
+    recalculations = 0
+    while True:
+        calc = calculate(starts, rounds, rules)
+        found = find_anomalies(calc, rules.board)
+        if not found:
+            break
+        if recalculations == rules.max_recalculations:
+            names = ", ".join(event.players[a.player].id for a in found)
+            notes.append(
+                f"stopped after {recalculations} recalculations (max_recalculations); "
+                f"still anomalous: {names}"
+            )
+            break
+        recalculations += 1
+        for anomaly in found:
+            player_id = event.players[anomaly.player].id
+            notes.append(
+                f"recalculation {recalculations}: {player_id} anomalous ({anomaly.reason}); "
+                f"start {_show(starts[anomaly.player])} -> {_show(anomaly.new_start)}"
+            )
+            starts[anomaly.player] = anomaly.new_start
+            anomalous[anomaly.player] = True
+    return EventOutput(
+        system=SYSTEM_CODE,
+        event=event.event.id,
+        players=tuple(
+            _player_output(calc, p, player.id, anomalous[p], event)
+            for p, player in enumerate(event.players)
+        ),
+        notes=tuple(notes),
+    )
+
+
+def _k3_notes(rules: Rules) -> list[str]:
+    if rules.k3_on and rules.k3_forced:
+        return ["K3 applied (params.k3 is true)"]
+    if not rules.k3_on:
+        why = "params.k3 is false" if rules.k3_forced else "event not official"
+        return [f"K3 not applied ({why})"]
+    return []
+
+
+def _player_output(
+    calc: Calculation, p: int, player_id: str, anomalous: bool, event: EventInput
+) -> PlayerOutput:
+    """B7: `before` is the start of the last calculation (D16), `after` an integer."""
+    before, after = calc.starts[p], calc.after[p]
+    return PlayerOutput(
+        id=player_id,
+        before=_json_number(before),
+        after=_json_number(after),
+        change=_json_number(after - before),
+        rated=True,
+        provisional=False,
+        anomalous=anomalous,
+        history=None,
+        games=tuple(
+            GameOutput(
+                round=round_number,
+                opponent=event.players[opponent].id,
+                score=_json_number(score),
+                expected=None if expected is None else _json_number(expected),
+                change=_json_number(change),
+            )
+            for round_number, opponent, score, expected, change in calc.games[p]
+        ),
+    )
+
+
+SYSTEM_CODE = "ufgo"
+SYSTEM = RatingSystem(
+    code=SYSTEM_CODE,
+    title="Ukrainian Go Federation (UFGO) individual coefficient",
+    params=DEFAULT_PARAMS,
+    rate=rate,
+    needs_grade=False,
+)
