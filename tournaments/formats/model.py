@@ -1,0 +1,221 @@
+"""The neutral shape every results file is read into and written from.
+
+Each format module (`egd`, `trf`, `csv_games`, `json_format`) parses its text
+into a `ResultsFile` and writes a `ResultsFile` back. Everything here is
+frozen and free of Django, so the database import service can take a parsed
+file, show its preview and decide what to save.
+
+Players are referred to by `key`: the id the file itself uses for them (the
+place number in an EGD table, the starting rank in a TRF, the id or exact
+name in CSV and JSON).
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, field
+from typing import Any, Literal
+
+Severity = Literal["error", "warning"]
+GameResult = Literal["white", "black", "draw", "none"]
+GameKind = Literal["played", "forfeit", "unrated"]
+ByeKind = Literal["free", "requested", "pairing", "absent", "forfeit"]
+Sex = Literal["m", "f"]
+
+
+@dataclass(frozen=True, slots=True)
+class Problem:
+    """One thing wrong (error) or worth a look (warning), with where it is."""
+
+    line: int | None
+    column: int | None
+    message: str
+    severity: Severity = "error"
+
+    def __str__(self) -> str:
+        where = []
+        if self.line is not None:
+            where.append(f"line {self.line}")
+        if self.column is not None:
+            where.append(f"column {self.column}")
+        prefix = ", ".join(where)
+        return f"{prefix}: {self.message}" if prefix else self.message
+
+
+class FormatError(ValueError):
+    """The file cannot be imported. Carries every error found, not only the first."""
+
+    def __init__(self, problems: Iterable[Problem]) -> None:
+        self.problems: tuple[Problem, ...] = tuple(problems)
+        errors = [p for p in self.problems if p.severity == "error"] or list(self.problems)
+        summary = str(errors[0]) if errors else "the file cannot be read"
+        if len(errors) > 1:
+            summary += f" (and {len(errors) - 1} more problems)"
+        super().__init__(summary)
+
+    @property
+    def errors(self) -> tuple[Problem, ...]:
+        return tuple(p for p in self.problems if p.severity == "error")
+
+
+class ProblemLog:
+    """Collects problems while a parser walks the file; raises at the end if any is an error."""
+
+    def __init__(self) -> None:
+        self.problems: list[Problem] = []
+
+    def error(self, line: int | None, message: str, column: int | None = None) -> None:
+        self.problems.append(Problem(line, column, message, "error"))
+
+    def warn(self, line: int | None, message: str, column: int | None = None) -> None:
+        self.problems.append(Problem(line, column, message, "warning"))
+
+    @property
+    def has_errors(self) -> bool:
+        return any(p.severity == "error" for p in self.problems)
+
+    def raise_if_errors(self) -> None:
+        if self.has_errors:
+            raise FormatError(self.problems)
+
+    def warnings(self) -> tuple[Problem, ...]:
+        return tuple(p for p in self.problems if p.severity == "warning")
+
+
+@dataclass(frozen=True, slots=True)
+class TimeControl:
+    """What a file says about thinking time; every part may be unknown."""
+
+    basic_minutes: float | None = None
+    overtime: str | None = None  # e.g. "byoyomi 5x30s"
+    fischer_increment_seconds: float | None = None
+    adjusted_minutes: float | None = None  # EGD `TM[...]`
+    description: str | None = None  # free text, e.g. TRF record 122 "90'+30''"
+
+
+@dataclass(frozen=True, slots=True)
+class TournamentDetails:
+    name: str = ""
+    code: str | None = None  # EGD `TC[...]`, JSON `event.id`
+    city: str = ""
+    country: str = ""  # two letters (EGD `PC[...]`, JSON)
+    federation: str = ""  # three letters (TRF record 032)
+    start_date: dt.date | None = None
+    end_date: dt.date | None = None
+    tournament_class: str | None = None  # A, B, C; D (online) and X (unrated) are not rated
+    handicap_rule: int | None = None  # N of `hN`; None when the file does not say
+    komi: float | None = None
+    time_control: TimeControl | None = None
+    rounds: int = 0
+    board_size: int | None = None
+    comment: str = ""
+    chief_arbiter: str = ""
+    tournament_type: str = ""  # TRF record 092
+    round_dates: tuple[str, ...] = ()  # TRF record 132, as written
+    trf_version: Literal["16", "26"] | None = None
+    extra_records: tuple[str, ...] = ()  # TRF records we do not know, kept as written
+    # The engine contract's fields, carried by the JSON format.
+    rating_system: str | None = None
+    params: Mapping[str, Any] = field(default_factory=dict)
+    official: bool | None = None
+    participants: int | None = None
+
+    @property
+    def is_rated_class(self) -> bool:
+        """D (online) and X (unrated) tournaments are imported but not rated."""
+        return self.tournament_class not in ("D", "X")
+
+
+@dataclass(frozen=True, slots=True)
+class FilePlayer:
+    key: str
+    family_name: str = ""
+    given_name: str = ""
+    grade: str | None = None  # Go grade, normalised: "5k", "3d", "1p"
+    country: str | None = None  # two letters
+    club: str | None = None
+    egd_pin: str | None = None
+    fide_id: str | None = None
+    fide_rating: int | None = None
+    federation: str | None = None  # three letters (TRF)
+    title: str | None = None  # chess title (TRF)
+    birth_date: dt.date | None = None
+    birth_year: int | None = None  # set alone when the file gives only the year
+    sex: Sex | None = None
+    place: int | None = None  # final place / rank in the file
+    points: float | None = None  # score as the file states it (TRF)
+    # Engine-contract fields carried by the JSON format.
+    rating: float | None = None
+    best_grade: str | None = None
+    history: Any = None
+    line: int | None = field(default=None, compare=False)
+
+    @property
+    def name(self) -> str:
+        """ "Family Given", or the key when the file names the player by key only."""
+        full = " ".join(part for part in (self.family_name, self.given_name) if part)
+        return full or self.key
+
+
+@dataclass(frozen=True, slots=True)
+class FileGame:
+    """A pairing between two players in one round.
+
+    `kind`: `played` (rated), `forfeit` (won or lost by default, counts in the
+    standings, never rated), `unrated` (TRF's W/D/L: over before a move).
+    `result` is `none` only for a forfeit both players lost.
+    `colours_known` is false where the file does not say who had White; then
+    `white` is simply the player listed first.
+    """
+
+    round: int
+    white: str
+    black: str
+    result: GameResult
+    handicap: int = 0
+    kind: GameKind = "played"
+    colours_known: bool = True
+    line: int | None = field(default=None, compare=False)
+
+    @property
+    def is_rated(self) -> bool:
+        return self.kind == "played"
+
+    def points_of(self, key: str) -> float:
+        if self.result == "none":
+            return 0.0
+        if self.result == "draw":
+            return 0.5
+        winner = self.white if self.result == "white" else self.black
+        return 1.0 if winner == key else 0.0
+
+
+@dataclass(frozen=True, slots=True)
+class FileBye:
+    """A round without an opponent: `points` is 1, 0.5 or 0. Never rated."""
+
+    round: int
+    player: str
+    points: float
+    kind: ByeKind = "free"
+    line: int | None = field(default=None, compare=False)
+
+
+@dataclass(frozen=True, slots=True)
+class ResultsFile:
+    details: TournamentDetails
+    players: tuple[FilePlayer, ...]
+    games: tuple[FileGame, ...] = ()
+    byes: tuple[FileBye, ...] = ()
+    warnings: tuple[Problem, ...] = field(default=(), compare=False)
+
+    def player(self, key: str) -> FilePlayer:
+        for candidate in self.players:
+            if candidate.key == key:
+                return candidate
+        raise KeyError(key)
+
+    def points_of(self, key: str) -> float:
+        games = sum(g.points_of(key) for g in self.games if key in (g.white, g.black))
+        return games + sum(b.points for b in self.byes if b.player == key)
