@@ -1,9 +1,31 @@
 """The public site's pages. Each app's views are mounted here."""
 
-from django.urls import path
+from django.urls import path, re_path
 
 from clubsite import views
+from ratings import api
+from ratings import views as rating_views
+from tournaments import views as tournament_views
 
 urlpatterns = [
     path("", views.home, name="home"),
+    path("ratings/", rating_views.rating_lists, name="rating_lists"),
+    path("ratings/<slug:slug>/", rating_views.rating_list, name="rating_list"),
+    path("ratings/<slug:slug>/csv/", rating_views.rating_list_csv, name="rating_list_csv"),
+    re_path(
+        r"^ratings/(?P<slug>[-\w]+)/(?P<date>\d{4}-\d{2}-\d{2})/$",
+        rating_views.rating_snapshot,
+        name="rating_snapshot",
+    ),
+    path("players/<int:pk>/", rating_views.player_detail, name="player_detail"),
+    path("me/", views.my_profile, name="my_profile"),
+    path("tournaments/", tournament_views.tournament_list, name="tournament_list"),
+    path("tournaments/<int:pk>/", tournament_views.tournament_detail, name="tournament_detail"),
+    path("clubs/<slug:slug>/", views.club_detail, name="club_detail"),
+    path("calculator/", views.calculator, name="calculator"),
+    path("api/", api.api_index, name="api_index"),
+    path("api/lists/", api.api_rating_lists, name="api_rating_lists"),
+    path("api/lists/<slug:slug>/", api.api_rating_list, name="api_rating_list"),
+    path("api/players/<int:pk>/", api.api_player, name="api_player"),
+    path("api/tournaments/<int:pk>/", api.api_tournament, name="api_tournament"),
 ]
