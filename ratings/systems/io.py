@@ -162,24 +162,36 @@ def _grade(value: object, field: str) -> Grade | None:
 
 def check_json(value: object, field: str) -> JSON:
     """Check that `value` is plain JSON data (what `history` and `params` may hold)."""
-    stack: list[tuple[object, str]] = [(value, field)]
+    # Paths are kept as (parent, step) links and spelt out only for the error message,
+    # so a deeply nested value costs linear time.
+    Path = tuple[object, str] | None
+    stack: list[tuple[object, Path]] = [(value, None)]
     while stack:
-        item, where = stack.pop()
+        item, path = stack.pop()
         if item is None or type(item) in (bool, int, str):
             continue
         if type(item) is float:
             if not math.isfinite(item):
-                raise BadInput(where, "must be a finite number")
+                raise BadInput(_spell(field, path), "must be a finite number")
         elif isinstance(item, list):
-            stack.extend((element, f"{where}[{i}]") for i, element in enumerate(item))
+            stack.extend((element, (path, f"[{i}]")) for i, element in enumerate(item))
         elif isinstance(item, dict):
             for key, element in item.items():
                 if not isinstance(key, str):
-                    raise BadInput(where, f"keys must be strings, not {key!r}")
-                stack.append((element, f"{where}.{key}"))
+                    raise BadInput(_spell(field, path), f"keys must be strings, not {key!r}")
+                stack.append((element, (path, f".{key}")))
         else:
-            raise BadInput(where, f"not JSON data ({type(item).__name__})")
+            raise BadInput(_spell(field, path), f"not JSON data ({type(item).__name__})")
     return cast(JSON, value)
+
+
+def _spell(field: str, path: tuple[object, str] | None) -> str:
+    steps: list[str] = []
+    while path is not None:
+        parent, step = path
+        steps.append(step)
+        path = cast(tuple[object, str] | None, parent)
+    return field + "".join(reversed(steps))
 
 
 def _optional(

@@ -80,7 +80,7 @@ class GameOutput:
     round: int
     opponent: str
     score: float
-    expected: float
+    expected: float | None  # None where the system uses no expectation for this game
     change: float
 
 
