@@ -16,6 +16,13 @@ class ClubAdmin(admin.ModelAdmin):
 class MemberAdmin(admin.ModelAdmin):
     list_display = ["family_name", "given_name", "grade", "country", "club", "egd_pin", "fide_id"]
     list_filter = ["country", "sex", "club"]
-    search_fields = ["family_name", "given_name", "native_name", "egd_pin", "fide_id", "national_id"]
+    search_fields = [
+        "family_name",
+        "given_name",
+        "native_name",
+        "egd_pin",
+        "fide_id",
+        "national_id",
+    ]
     list_select_related = ["club"]
     autocomplete_fields = ["club", "user"]

@@ -32,9 +32,7 @@ def parse_grade(value: Any) -> Grade | None:
 class GradeFormField(forms.TypedChoiceField):
     def __init__(self, **kwargs: Any) -> None:
         kwargs.pop("max_length", None)
-        kwargs.setdefault(
-            "choices", [("", "—")] + [(str(g), str(g)) for g in reversed(ALL_GRADES)]
-        )
+        kwargs.setdefault("choices", [("", "—")] + [(str(g), str(g)) for g in reversed(ALL_GRADES)])
         kwargs["coerce"] = parse_grade
         kwargs["empty_value"] = None
         super().__init__(**kwargs)

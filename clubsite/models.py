@@ -21,12 +21,16 @@ class Club(models.Model):
     name = models.CharField(_("name"), max_length=200)
     slug = models.SlugField(_("slug"), max_length=80, unique=True)
     city = models.CharField(_("city"), max_length=120, blank=True)
-    country = models.CharField(_("country"), max_length=2, blank=True, help_text=_("ISO code, e.g. UA"))
+    country = models.CharField(
+        _("country"), max_length=2, blank=True, help_text=_("ISO code, e.g. UA")
+    )
     plays_go = models.BooleanField(_("plays Go"), default=False)
     plays_chess = models.BooleanField(_("plays chess"), default=False)
     plays_reversi = models.BooleanField(_("plays Reversi"), default=False)
     admins = models.ManyToManyField(
-        settings.AUTH_USER_MODEL, blank=True, related_name="administered_clubs",
+        settings.AUTH_USER_MODEL,
+        blank=True,
+        related_name="administered_clubs",
         verbose_name=_("admins"),
     )
     website = models.URLField(_("website"), blank=True)
@@ -44,8 +48,11 @@ class Club(models.Model):
 
     @property
     def games(self) -> list[str]:
-        flags = [(GameKind.GO, self.plays_go), (GameKind.CHESS, self.plays_chess),
-                 (GameKind.REVERSI, self.plays_reversi)]
+        flags = [
+            (GameKind.GO, self.plays_go),
+            (GameKind.CHESS, self.plays_chess),
+            (GameKind.REVERSI, self.plays_reversi),
+        ]
         return [kind for kind, plays in flags if plays]
 
 
@@ -56,19 +63,25 @@ class Member(models.Model):
 
     family_name = models.CharField(_("family name"), max_length=100)
     given_name = models.CharField(_("given name"), max_length=100, blank=True)
-    native_name = models.CharField(
-        _("name in native script"), max_length=200, blank=True
-    )
+    native_name = models.CharField(_("name in native script"), max_length=200, blank=True)
     birth_date = models.DateField(_("birth date"), null=True, blank=True)
     sex = models.CharField(_("sex"), max_length=1, choices=Sex.choices, blank=True)
     country = models.CharField(_("country"), max_length=2, blank=True)
     club = models.ForeignKey(
-        Club, on_delete=models.SET_NULL, null=True, blank=True, related_name="members",
+        Club,
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
+        related_name="members",
         verbose_name=_("club"),
     )
     user = models.OneToOneField(
-        settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True,
-        related_name="member", verbose_name=_("user account"),
+        settings.AUTH_USER_MODEL,
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
+        related_name="member",
+        verbose_name=_("user account"),
     )
     egd_pin = models.CharField(_("EGD PIN"), max_length=12, blank=True)
     fide_id = models.CharField(_("FIDE ID"), max_length=12, blank=True)
@@ -99,9 +112,9 @@ class Member(models.Model):
     def __str__(self) -> str:
         return self.full_name
 
+    def get_absolute_url(self) -> str:
+        return reverse("player_detail", args=[self.pk])
+
     @property
     def full_name(self) -> str:
         return f"{self.given_name} {self.family_name}".strip()
-
-    def get_absolute_url(self) -> str:
-        return reverse("player_detail", args=[self.pk])

@@ -143,9 +143,21 @@ CELERY_TASK_REJECT_ON_WORKER_LOST = True
 CELERY_WORKER_PREFETCH_MULTIPLIER = 1
 CELERY_TASK_IGNORE_RESULT = True
 CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
-CELERY_BROKER_TRANSPORT_OPTIONS = {"visibility_timeout": 3600}
+# An unacknowledged task (its worker was killed) is redelivered after this many seconds.
+CELERY_BROKER_TRANSPORT_OPTIONS = {
+    "visibility_timeout": env.int("CELERY_VISIBILITY_TIMEOUT", default=3600)
+}
 # Recompute requests waiting in the database are swept up this often (seconds).
 RECOMPUTE_SWEEP_SECONDS = env.int("RECOMPUTE_SWEEP_SECONDS", default=60)
+CELERY_BEAT_SCHEDULE = {
+    "sweep-pending-recomputes": {
+        "task": "ratings.tasks.sweep_pending_recomputes",
+        "schedule": RECOMPUTE_SWEEP_SECONDS,
+    },
+}
+# Give up publishing quickly when the broker is down: the request waits in the database.
+CELERY_TASK_PUBLISH_RETRY_POLICY = {"max_retries": 2, "interval_start": 0, "interval_step": 0.5}
+CELERY_BROKER_CONNECTION_TIMEOUT = 3
 
 SECURE_CONTENT_TYPE_NOSNIFF = True
 X_FRAME_OPTIONS = "DENY"

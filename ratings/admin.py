@@ -49,8 +49,16 @@ class RatingHistoryAdmin(admin.ModelAdmin):
 
 @admin.register(RecomputeRun)
 class RecomputeRunAdmin(admin.ModelAdmin):
-    list_display = ["rating_list", "trigger", "from_date", "started_at", "duration_ms",
-                    "tournaments", "games", "outcome"]
+    list_display = [
+        "rating_list",
+        "trigger",
+        "from_date",
+        "started_at",
+        "duration_ms",
+        "tournaments",
+        "games",
+        "outcome",
+    ]
     list_filter = ["outcome", "rating_list"]
 
 

@@ -34,14 +34,20 @@ class RatingList(models.Model):
     system = models.CharField(_("rating system"), max_length=10, choices=system_choices)
     game = models.CharField(_("game"), max_length=10, choices=GameKind.choices, default=GameKind.GO)
     owner_club = models.ForeignKey(
-        Club, on_delete=models.SET_NULL, null=True, blank=True, related_name="rating_lists",
+        Club,
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
+        related_name="rating_lists",
         verbose_name=_("owner club"),
     )
     federation = models.CharField(_("federation"), max_length=120, blank=True)
     description = models.TextField(_("description"), blank=True)
     params = models.JSONField(_("parameter overrides"), default=dict, blank=True)
     referees = models.ManyToManyField(
-        settings.AUTH_USER_MODEL, blank=True, related_name="refereed_lists",
+        settings.AUTH_USER_MODEL,
+        blank=True,
+        related_name="refereed_lists",
         verbose_name=_("referees"),
     )
     tournaments = models.ManyToManyField(
@@ -87,7 +93,9 @@ class ListTournament(models.Model):
 
     class Meta:
         constraints = [
-            models.UniqueConstraint(fields=["rating_list", "tournament"], name="list_tournament_once")
+            models.UniqueConstraint(
+                fields=["rating_list", "tournament"], name="list_tournament_once"
+            )
         ]
 
     def __str__(self) -> str:
@@ -126,11 +134,17 @@ class RatingHistory(models.Model):
 
     rating_list = models.ForeignKey(RatingList, on_delete=models.CASCADE, related_name="history")
     member = models.ForeignKey(Member, on_delete=models.CASCADE, related_name="rating_history")
-    tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="rating_history")
+    tournament = models.ForeignKey(
+        Tournament, on_delete=models.CASCADE, related_name="rating_history"
+    )
     date = models.DateField()
     sequence = models.PositiveIntegerField(help_text=_("Replay order within the list."))
-    rating_in = models.FloatField(null=True, help_text=_("His rating in the list before; null if new."))
-    before = models.FloatField(null=True, help_text=_("The engine's start (raised by resets, restarts)."))
+    rating_in = models.FloatField(
+        null=True, help_text=_("His rating in the list before; null if new.")
+    )
+    before = models.FloatField(
+        null=True, help_text=_("The engine's start (raised by resets, restarts).")
+    )
     after = models.FloatField(null=True)
     change = models.FloatField(null=True)
     games_count = models.PositiveSmallIntegerField(default=0)
@@ -138,7 +152,10 @@ class RatingHistory(models.Model):
     provisional = models.BooleanField(default=False)
     anomalous = models.BooleanField(default=False)
     reset = models.BooleanField(default=False)
-    grade = GradeField(null=True, blank=True)
+    grade = GradeField(null=True, blank=True, help_text=_("Grade professed at the tournament."))
+    list_grade = GradeField(
+        null=True, blank=True, help_text=_("Grade the list gives him after it.")
+    )
     history = models.JSONField(null=True, blank=True)
     breakdown = models.JSONField(default=list, blank=True)
 

@@ -54,15 +54,19 @@ class Tournament(models.Model):
         _("overtime"), max_length=16, choices=Overtime.choices, default=Overtime.BYOYOMI
     )
     overtime_seconds = models.PositiveIntegerField(
-        _("overtime seconds"), default=30,
-        help_text=_("Byoyomi: seconds per period; Canadian: seconds per block; Fischer: increment."),
+        _("overtime seconds"),
+        default=30,
+        help_text=_(
+            "Byoyomi: seconds per period; Canadian: seconds per block; Fischer: increment."
+        ),
     )
-    overtime_moves = models.PositiveSmallIntegerField(
-        _("moves per Canadian block"), default=1
-    )
+    overtime_moves = models.PositiveSmallIntegerField(_("moves per Canadian block"), default=1)
     official = models.BooleanField(_("official (UFGO K3)"), default=True)
     handicap_rule = models.CharField(
-        _("handicap rule"), max_length=10, blank=True, help_text=_("e.g. h9, h2; empty for even games")
+        _("handicap rule"),
+        max_length=10,
+        blank=True,
+        help_text=_("e.g. h9, h2; empty for even games"),
     )
     komi = models.DecimalField(_("komi"), max_digits=4, decimal_places=1, null=True, blank=True)
     rounds = models.PositiveSmallIntegerField(_("rounds"), default=5)
@@ -74,13 +78,20 @@ class Tournament(models.Model):
     )
     submitted_at = models.DateTimeField(_("submitted at"), null=True, blank=True)
     submitted_by = models.ForeignKey(
-        settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True,
+        settings.AUTH_USER_MODEL,
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
         related_name="+",
     )
     decided_at = models.DateTimeField(_("decided at"), null=True, blank=True)
     decided_by = models.ForeignKey(
-        settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True,
-        related_name="+", verbose_name=_("referee"),
+        settings.AUTH_USER_MODEL,
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
+        related_name="+",
+        verbose_name=_("referee"),
     )
     decision_comment = models.TextField(_("referee's comment"), blank=True)
     created_at = models.DateTimeField(auto_now_add=True)
@@ -106,12 +117,12 @@ class Tournament(models.Model):
     def __str__(self) -> str:
         return self.name
 
+    def get_absolute_url(self) -> str:
+        return reverse("tournament_detail", args=[self.pk])
+
     def clean(self) -> None:
         if self.start_date and self.end_date and self.end_date < self.start_date:
             raise ValidationError({"end_date": _("The tournament cannot end before it starts.")})
-
-    def get_absolute_url(self) -> str:
-        return reverse("tournament_detail", args=[self.pk])
 
     @property
     def class_weight(self) -> Decimal:
@@ -124,13 +135,17 @@ class Tournament(models.Model):
 
 
 class Participant(models.Model):
-    tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="participants")
+    tournament = models.ForeignKey(
+        Tournament, on_delete=models.CASCADE, related_name="participants"
+    )
     member = models.ForeignKey(Member, on_delete=models.PROTECT, related_name="participations")
     grade = GradeField(_("grade professed"), null=True, blank=True)
     place = models.PositiveSmallIntegerField(_("place"), null=True, blank=True)
     team = models.CharField(_("team"), max_length=100, blank=True)
     rating_declared = models.PositiveSmallIntegerField(
-        _("rating declared"), null=True, blank=True,
+        _("rating declared"),
+        null=True,
+        blank=True,
         help_text=_("A rating the player brought from elsewhere (e.g. FIDE, from a TRF file)."),
     )
 
@@ -163,7 +178,11 @@ class Game(models.Model):
     round = models.PositiveSmallIntegerField(_("round"))
     white = models.ForeignKey(Member, on_delete=models.PROTECT, related_name="games_as_white")
     black = models.ForeignKey(
-        Member, on_delete=models.PROTECT, related_name="games_as_black", null=True, blank=True,
+        Member,
+        on_delete=models.PROTECT,
+        related_name="games_as_black",
+        null=True,
+        blank=True,
         help_text=_("Empty for a bye."),
     )
     result = models.CharField(_("result"), max_length=5, choices=Result.choices, blank=True)
@@ -182,9 +201,14 @@ class Game(models.Model):
                 condition=Q(handicap__gte=0, handicap__lte=9), name="game_handicap_0_9"
             ),
             models.CheckConstraint(
-                condition=(Q(kind__in=["bye_full", "bye_half", "bye_zero"], black__isnull=True)
-                           | (~Q(kind__in=["bye_full", "bye_half", "bye_zero"])
-                              & Q(black__isnull=False) & Q(result__in=["white", "black", "draw"]))),
+                condition=(
+                    Q(kind__in=["bye_full", "bye_half", "bye_zero"], black__isnull=True)
+                    | (
+                        ~Q(kind__in=["bye_full", "bye_half", "bye_zero"])
+                        & Q(black__isnull=False)
+                        & Q(result__in=["white", "black", "draw"])
+                    )
+                ),
                 name="game_bye_has_no_opponent",
             ),
             models.CheckConstraint(

@@ -66,12 +66,16 @@ def tournament_submit(*, tournament: Tournament, by: AbstractBaseUser) -> Tourna
     tournament.decided_by = None
     tournament.decision_comment = ""
     tournament.save()
-    TournamentLog.objects.create(tournament=tournament, action=TournamentLog.Action.SUBMITTED, by=by)
+    TournamentLog.objects.create(
+        tournament=tournament, action=TournamentLog.Action.SUBMITTED, by=by
+    )
     return tournament
 
 
 @transaction.atomic
-def tournament_approve(*, tournament: Tournament, by: AbstractBaseUser, comment: str = "") -> Tournament:
+def tournament_approve(
+    *, tournament: Tournament, by: AbstractBaseUser, comment: str = ""
+) -> Tournament:
     """Approve and queue the recompute of every list the table counts for, after the commit."""
     tournament = _locked(tournament)
     if not is_referee(by, tournament):
@@ -109,14 +113,18 @@ def tournament_reject(*, tournament: Tournament, by: AbstractBaseUser, comment: 
 
 
 @transaction.atomic
-def tournament_reopen(*, tournament: Tournament, by: AbstractBaseUser, comment: str = "") -> Tournament:
+def tournament_reopen(
+    *, tournament: Tournament, by: AbstractBaseUser, comment: str = ""
+) -> Tournament:
     """Back to draft for corrections. Reopening an approved table takes its ratings out
     (the lists recompute without it) and only its referees or staff may do that."""
     tournament = _locked(tournament)
     _expect(tournament, Status.REJECTED, Status.APPROVED, Status.SUBMITTED)
     was_approved = tournament.status == Status.APPROVED
-    allowed = is_referee(by, tournament) if was_approved else (
-        is_club_admin(by, tournament) or is_referee(by, tournament)
+    allowed = (
+        is_referee(by, tournament)
+        if was_approved
+        else (is_club_admin(by, tournament) or is_referee(by, tournament))
     )
     if not allowed:
         raise PermissionDenied(_("You may not reopen this table."))
@@ -159,19 +167,24 @@ def round_validate(pairings: Iterable[Pairing]) -> list[str]:
     for number, pairing in enumerate(pairings, start=1):
         players = [pairing.white] + ([pairing.black] if pairing.black is not None else [])
         if pairing.black is not None and pairing.white.pk == pairing.black.pk:
-            errors.append(_("Board %(n)d: %(name)s cannot play himself.")
-                          % {"n": number, "name": pairing.white})
+            errors.append(
+                _("Board %(n)d: %(name)s cannot play himself.")
+                % {"n": number, "name": pairing.white}
+            )
         for player in players:
             if player.pk in seen:
-                errors.append(_("Board %(n)d: %(name)s already plays in this round.")
-                              % {"n": number, "name": player})
+                errors.append(
+                    _("Board %(n)d: %(name)s already plays in this round.")
+                    % {"n": number, "name": player}
+                )
             seen.add(player.pk)
         if not 0 <= pairing.handicap <= 9:
             errors.append(_("Board %(n)d: handicap must be 0 to 9 stones.") % {"n": number})
         is_bye = pairing.kind in Game.BYES
         if is_bye != (pairing.black is None):
-            errors.append(_("Board %(n)d: a bye has no opponent, and a game needs one.")
-                          % {"n": number})
+            errors.append(
+                _("Board %(n)d: a bye has no opponent, and a game needs one.") % {"n": number}
+            )
         if not is_bye and pairing.result not in Game.Result.values:
             errors.append(_("Board %(n)d: choose a result.") % {"n": number})
         if pairing.kind == Game.Kind.FORFEIT and pairing.result == Game.Result.DRAW:
@@ -181,7 +194,10 @@ def round_validate(pairings: Iterable[Pairing]) -> list[str]:
 
 @transaction.atomic
 def round_replace(
-    *, tournament: Tournament, round_number: int, pairings: list[Pairing],
+    *,
+    tournament: Tournament,
+    round_number: int,
+    pairings: list[Pairing],
     by: AbstractBaseUser | None,
 ) -> list[Game]:
     """Replace every game of one round; all or nothing."""
@@ -195,9 +211,14 @@ def round_replace(
     tournament.games.filter(round=round_number).delete()
     games = Game.objects.bulk_create(
         Game(
-            tournament=tournament, round=round_number, white=p.white, black=p.black,
-            result=p.result if p.kind not in Game.BYES else "", kind=p.kind,
-            handicap=p.handicap, komi=p.komi,
+            tournament=tournament,
+            round=round_number,
+            white=p.white,
+            black=p.black,
+            result=p.result if p.kind not in Game.BYES else "",
+            kind=p.kind,
+            handicap=p.handicap,
+            komi=p.komi,
         )
         for p in pairings
     )
@@ -208,7 +229,9 @@ def round_replace(
 def seats_create(games: Iterable[Game]) -> None:
     """The per-round seats that let the database refuse a player twice in one round."""
     RoundSeat.objects.bulk_create(
-        RoundSeat(game=game, tournament_id=game.tournament_id, round=game.round, member_id=member_id)
+        RoundSeat(
+            game=game, tournament_id=game.tournament_id, round=game.round, member_id=member_id
+        )
         for game in games
         for member_id in (game.white_id, game.black_id)
         if member_id is not None

@@ -1,0 +1,384 @@
+"""Replay a rating list's approved tournaments through the engine, in memory.
+
+`replay` reads the database and writes nothing: the recompute stores what it
+returns, the impact preview only compares it. Order: tournament end date, then id.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+from collections import defaultdict
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+from typing import Any
+
+from django.db import connection
+from django.db.models import Count, Max, Sum
+
+from clubsite.models import Member
+from ratings import rules
+from ratings.models import ListTournament, RatingHistory, RatingList
+from ratings.systems.grades import Grade
+from ratings.systems.model import Event, EventInput, EventOutput, Game, Player
+from ratings.systems.registry import SYSTEMS
+from tournaments.models import Game as GameRow
+from tournaments.models import Participant, Tournament
+
+
+@dataclass
+class MemberState:
+    """A member's standing in one list between two tournaments."""
+
+    rating: float | None = None
+    rated: bool = False
+    provisional: bool = False
+    history: Any = None
+    best_grade: int | None = None  # highest grade rank professed so far (EGF resets)
+    grade: int | None = None  # grade rank the list gives him
+    tournaments: int = 0
+    games: int = 0
+    last_played: dt.date | None = None
+    last_sequence: int = 0
+
+
+@dataclass
+class HistoryRow:
+    member_id: int
+    tournament_id: int
+    date: dt.date
+    sequence: int
+    rating_in: float | None
+    before: float | None
+    after: float | None
+    change: float | None
+    games_count: int
+    rated: bool
+    provisional: bool
+    anomalous: bool
+    reset: bool
+    grade: int | None
+    list_grade: int | None
+    history: Any
+    breakdown: list[dict[str, Any]]
+
+
+@dataclass
+class ReplayOutcome:
+    from_date: dt.date
+    rows: list[HistoryRow] = field(default_factory=list)
+    states: dict[int, MemberState] = field(default_factory=dict)
+    touched: set[int] = field(default_factory=set)
+    tournaments: int = 0
+    games: int = 0
+    not_rated: dict[int, str] = field(default_factory=dict)  # tournament id -> reason
+    rated_ids: list[int] = field(default_factory=list)
+
+
+def _grade(rank: int | None) -> Grade | None:
+    return None if rank is None else Grade.from_rank(rank)
+
+
+def _rank(value: Grade | int | None) -> int | None:
+    """Grade columns come back as `Grade`; aggregates over them may too."""
+    return value.rank if isinstance(value, Grade) else value
+
+
+def states_before(rating_list: RatingList, day: dt.date) -> dict[int, MemberState]:
+    """Every member's state in the list just before `day` (from the stored history)."""
+    earlier = RatingHistory.objects.filter(rating_list=rating_list, date__lt=day)
+    states: dict[int, MemberState] = {}
+    totals = earlier.values("member_id").annotate(
+        n=Count("id"), g=Sum("games_count"), best=Max("grade"), last=Max("date")
+    )
+    for row in totals:
+        states[row["member_id"]] = MemberState(
+            tournaments=row["n"],
+            games=row["g"] or 0,
+            best_grade=_rank(row["best"]),
+            last_played=row["last"],
+        )
+    latest = earlier.order_by("member_id", "-sequence")
+    if connection.vendor == "postgresql":
+        latest = latest.distinct("member_id")
+    fields = ("member_id", "sequence", "after", "rated", "provisional", "history", "list_grade")
+    for member_id, sequence, after, rated, provisional, history, list_grade in latest.values_list(
+        *fields
+    ).iterator(chunk_size=5000):
+        state = states[member_id]
+        if state.last_sequence:  # SQLite: rows after the first of a member are older
+            continue
+        state.last_sequence = sequence
+        state.rating = after if rated else None
+        state.rated = rated
+        state.provisional = provisional
+        state.history = history
+        state.grade = _rank(list_grade)
+    return states
+
+
+def tournaments_from(
+    rating_list: RatingList,
+    day: dt.date,
+    *,
+    include: Tournament | None = None,
+    exclude: Iterable[int] = (),
+) -> list[Tournament]:
+    """Approved tournaments of the list ending on or after `day`, in replay order."""
+    ids = set(
+        ListTournament.objects.filter(
+            rating_list=rating_list,
+            tournament__status=Tournament.Status.APPROVED,
+            tournament__end_date__gte=day,
+        ).values_list("tournament_id", flat=True)
+    )
+    if include is not None:
+        ids.add(include.pk)
+    ids -= set(exclude)
+    return list(Tournament.objects.filter(pk__in=ids).order_by("end_date", "pk"))
+
+
+def _load_games(tournament_ids: list[int]) -> dict[int, list[tuple[int, int, int, str, int]]]:
+    games: dict[int, list[tuple[int, int, int, str, int]]] = defaultdict(list)
+    rows = (
+        GameRow.objects.filter(tournament_id__in=tournament_ids, kind=GameRow.Kind.PLAYED)
+        .order_by("tournament_id", "round", "pk")
+        .values_list("tournament_id", "round", "white_id", "black_id", "result", "handicap")
+    )
+    for tournament_id, round_number, white, black, result, handicap in rows.iterator(
+        chunk_size=20000
+    ):
+        games[tournament_id].append((round_number, white, black, result, handicap))
+    return games
+
+
+def _chunks(ids: list[int], size: int = 20000) -> Iterable[list[int]]:
+    for start in range(0, len(ids), size):
+        yield ids[start : start + size]
+
+
+def replay(
+    rating_list: RatingList,
+    from_date: dt.date,
+    *,
+    include: Tournament | None = None,
+    exclude: Iterable[int] = (),
+) -> ReplayOutcome:
+    """Rate every approved tournament of the list from `from_date` on, starting from the
+    stored states just before it. `include` adds a not-yet-approved table (the preview)."""
+    system_code = rating_list.system
+    system = SYSTEMS[system_code]
+    states = states_before(rating_list, from_date)
+    tournaments = tournaments_from(rating_list, from_date, include=include, exclude=exclude)
+    outcome = ReplayOutcome(from_date=from_date, states=states)
+    if not tournaments:
+        return outcome
+    sequence = (
+        RatingHistory.objects.filter(rating_list=rating_list, date__lt=from_date).aggregate(
+            m=Max("sequence")
+        )["m"]
+        or 0
+    )
+    tournament_ids = [t.pk for t in tournaments]
+    games_by_tournament = _load_games(tournament_ids)
+    professed: dict[tuple[int, int], tuple[int | None, int | None]] = {}
+    participant_counts: dict[int, int] = defaultdict(int)
+    for chunk in _chunks(tournament_ids, 2000):
+        for t_id, m_id, grade, declared in (
+            Participant.objects.filter(tournament_id__in=chunk)
+            .values_list("tournament_id", "member_id", "grade", "rating_declared")
+            .iterator(chunk_size=20000)
+        ):
+            professed[(t_id, m_id)] = (_rank(grade), declared)
+            participant_counts[t_id] += 1
+    member_ids = sorted(
+        {m for games in games_by_tournament.values() for g in games for m in g[1:3]}
+    )
+    members: dict[int, tuple[dt.date | None, int | None, int | None]] = {}
+    for chunk in _chunks(member_ids):
+        for m_id, birth, fide, grade in Member.objects.filter(pk__in=chunk).values_list(
+            "id", "birth_date", "fide_rating", "grade"
+        ):
+            members[m_id] = (birth, fide, _rank(grade))
+
+    for tournament in tournaments:
+        verdict = rules.event_verdict(system_code, tournament)
+        games = games_by_tournament.get(tournament.pk, [])
+        if not verdict.rated:
+            outcome.not_rated[tournament.pk] = verdict.reason
+            continue
+        if not games:
+            outcome.not_rated[tournament.pk] = "no played games"
+            continue
+        sequence += 1
+        event_input = _event_input(
+            rating_list,
+            tournament,
+            games,
+            states,
+            professed,
+            members,
+            participant_counts[tournament.pk],
+        )
+        output = system.rate(event_input)
+        _apply(
+            outcome,
+            rating_list,
+            tournament,
+            sequence,
+            event_input,
+            output,
+            verdict,
+            professed,
+            members,
+        )
+        outcome.tournaments += 1
+        outcome.games += len(games)
+        outcome.rated_ids.append(tournament.pk)
+    return outcome
+
+
+def _event_input(
+    rating_list: RatingList,
+    tournament: Tournament,
+    games: list[tuple[int, int, int, str, int]],
+    states: dict[int, MemberState],
+    professed: dict[tuple[int, int], tuple[int | None, int | None]],
+    members: dict[int, tuple[dt.date | None, int | None, int | None]],
+    participants: int,
+) -> EventInput:
+    system_code = rating_list.system
+    go = system_code in rules.GO_SYSTEMS
+    player_ids = sorted({m for g in games for m in g[1:3]})
+    players = []
+    for member_id in player_ids:
+        state = states.get(member_id)
+        birth, fide, member_grade = members[member_id]
+        grade_rank, declared = professed.get((tournament.pk, member_id), (None, None))
+        if grade_rank is None:
+            grade_rank = member_grade
+        rating = state.rating if state is not None else None
+        if rating is None and system_code == "orr" and (state is None or state.history is None):
+            # orr.md D22: a newcomer who holds a FIDE rating enters with it.
+            rating = declared or fide
+        players.append(
+            Player(
+                id=str(member_id),
+                rating=rating,
+                grade=_grade(grade_rank) if go else None,
+                best_grade=_grade(state.best_grade)
+                if state is not None and system_code == "egf"
+                else None,
+                birth_date=birth,
+                history=state.history if state is not None else None,
+            )
+        )
+    engine_games = tuple(
+        Game(
+            round=r,
+            white=str(w),
+            black=str(b),
+            result=result,  # type: ignore[arg-type]
+            handicap=handicap if go else 0,
+        )
+        for r, w, b, result, handicap in games
+    )
+    return EventInput(
+        system=system_code,
+        params=rating_list.params or {},
+        event=Event(
+            id=str(tournament.pk),
+            date=tournament.end_date,
+            klass=tournament.tournament_class,  # type: ignore[arg-type]
+            board=tournament.board_size,  # type: ignore[arg-type]
+            official=tournament.official,
+            participants=max(participants, len(player_ids)),
+        ),
+        players=tuple(players),
+        games=engine_games,
+    )
+
+
+def _apply(
+    outcome: ReplayOutcome,
+    rating_list: RatingList,
+    tournament: Tournament,
+    sequence: int,
+    event_input: EventInput,
+    output: EventOutput,
+    verdict: rules.EventVerdict,
+    professed: dict[tuple[int, int], tuple[int | None, int | None]],
+    members: dict[int, tuple[dt.date | None, int | None, int | None]],
+) -> None:
+    """Turn the engine's answer into history rows and move every player's state on."""
+    states = outcome.states
+    befores = {p.id: p.before for p in output.players}
+    for result in output.players:
+        member_id = int(result.id)
+        state = states.setdefault(member_id, MemberState())
+        rating_in = state.rating
+        before, after, change = result.before, result.after, result.change
+        if (
+            verdict.keep_rating_above is not None
+            and rating_in is not None
+            and rating_in > verdict.keep_rating_above
+        ):
+            after, change = rating_in, 0.0  # UFGO 1.7: too short for him; his IK stays
+        grade_rank, _declared = professed.get((tournament.pk, member_id), (None, None))
+        birth, _fide, member_grade = members[member_id]
+        if grade_rank is None:
+            grade_rank = member_grade
+        rating_now = after if result.rated else rating_in
+        list_grade = rules.grade_after(
+            rating_list.system,
+            professed=_grade(grade_rank),
+            held=_grade(state.grade),
+            rating=rating_now,
+            birth_date=birth,
+            event_date=tournament.end_date,
+        )
+        row = HistoryRow(
+            member_id=member_id,
+            tournament_id=tournament.pk,
+            date=tournament.end_date,
+            sequence=sequence,
+            rating_in=rating_in,
+            before=before,
+            after=after,
+            change=change,
+            games_count=len(result.games),
+            rated=result.rated,
+            provisional=result.provisional,
+            anomalous=result.anomalous,
+            reset=rating_in is not None and before is not None and before > rating_in,
+            grade=grade_rank,
+            list_grade=list_grade.rank if list_grade is not None else None,
+            history=result.history,
+            breakdown=[
+                {
+                    "round": g.round,
+                    "opponent": int(g.opponent),
+                    "opponent_rating": befores[g.opponent],
+                    "score": g.score,
+                    "expected": g.expected,
+                    "change": g.change,
+                }
+                for g in result.games
+            ],
+        )
+        outcome.rows.append(row)
+        outcome.touched.add(member_id)
+        state.rating = rating_now
+        state.rated = state.rated or result.rated
+        state.provisional = result.provisional
+        state.history = result.history
+        if grade_rank is not None and (state.best_grade is None or grade_rank > state.best_grade):
+            state.best_grade = grade_rank
+        state.grade = row.list_grade
+        state.tournaments += 1
+        state.games += len(result.games)
+        state.last_played = tournament.end_date
+        state.last_sequence = sequence
+
+
+def final_ratings(outcome: ReplayOutcome) -> dict[int, float | None]:
+    return {member_id: outcome.states[member_id].rating for member_id in outcome.touched}

@@ -1,0 +1,89 @@
+"""Each system's rules that live in the application, around the engine (issue: the recompute).
+
+The engine rates one event; these decide what it is given and what happens around it.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+from dataclasses import dataclass
+
+from ratings.systems import ufgo_grades
+from ratings.systems.grades import Grade
+from tournaments.models import Tournament
+
+GO_SYSTEMS = frozenset({"egf", "ufgo", "rivne"})
+
+
+@dataclass(frozen=True)
+class EventVerdict:
+    rated: bool
+    keep_rating_above: float | None = None  # players above this keep their rating (UFGO 1.7)
+    reason: str = ""
+
+
+def event_verdict(system: str, tournament: Tournament) -> EventVerdict:
+    """Whether a list rates this tournament at all (UFGO 1.7: time control)."""
+    if system == "ufgo":
+        verdict = ufgo_grades.event_eligibility(tournament.basic_time_minutes)
+        return EventVerdict(verdict.rated, verdict.keep_ik_above, verdict.reason)
+    return EventVerdict(True)
+
+
+def add_months(day: dt.date, months: int) -> dt.date:
+    month = day.month - 1 + months
+    year, month = day.year + month // 12, month % 12 + 1
+    # The last day of a shorter month stands in for the 29th-31st.
+    for last in (31, 30, 29, 28):
+        try:
+            return dt.date(year, month, min(day.day, last))
+        except ValueError:
+            continue
+    raise AssertionError("unreachable")
+
+
+def egf_active_until(last_played: dt.date, grade: Grade | None) -> dt.date:
+    """egf.md §8: out of the live list after 24 months (dan, pro), 12 (1-10 kyu) or 6 (weaker)."""
+    if grade is None or grade.kind != "k":
+        months = 24
+    elif grade.level <= 10:
+        months = 12
+    else:
+        months = 6
+    return add_months(last_played, months)
+
+
+def grade_after(
+    system: str,
+    *,
+    professed: Grade | None,
+    held: Grade | None,
+    rating: float | None,
+    birth_date: dt.date | None,
+    event_date: dt.date,
+) -> Grade | None:
+    """The grade the list shows after an event: UFGO floats it (2.4); others show the professed."""
+    if system == "ufgo" and rating is not None:
+        return ufgo_grades.grade_after_event(
+            held if held is not None else professed,
+            rating,
+            birth_date=birth_date,
+            event_date=event_date,
+        )
+    return professed if professed is not None else held
+
+
+def grade_at_publication(
+    system: str,
+    *,
+    held: Grade | None,
+    rating: float,
+    birth_date: dt.date | None,
+    publication_date: dt.date,
+) -> Grade | None:
+    """UFGO assigns and lowers 4-7 dan only when the list is published (2.5, 2.6, 2.7)."""
+    if system == "ufgo":
+        return ufgo_grades.grade_at_publication(
+            held, rating, birth_date=birth_date, publication_date=publication_date
+        )
+    return held

@@ -1,0 +1,381 @@
+"""Rating lists' workflows: queue and run recomputes, preview an approval, publish snapshots.
+
+The recompute's promise: the list equals a from-scratch replay of its approved
+tournaments in date order, whatever order they were approved in. A request only
+lowers `pending_from` and bumps `pending_version` on the list row; a run takes the
+list's lock, replays from `pending_from`, swaps the history in one transaction and
+clears the request only if no newer one arrived meanwhile.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import logging
+import time
+from dataclasses import dataclass
+from typing import Any
+
+from django.db import connection, transaction
+from django.db.models import F, Q
+from django.db.models.functions import Coalesce, Least
+from django.utils import timezone
+
+from clubsite.models import Member
+from ratings import rules
+from ratings.models import (
+    ListTournament,
+    PublishedEntry,
+    PublishedList,
+    RatingEntry,
+    RatingHistory,
+    RatingList,
+    RecomputeRun,
+)
+from ratings.replay import MemberState, ReplayOutcome, replay, states_before
+from ratings.systems.grades import Grade
+from ratings.systems.model import BadInput
+from tournaments.models import Tournament
+
+logger = logging.getLogger(__name__)
+LOCK_NAMESPACE = 7201  # first key of the PostgreSQL advisory lock; the list id is the second
+
+
+def rating_list_create(
+    *,
+    slug: str,
+    system: str,
+    name: str = "",
+    game: str = "go",
+    params: dict[str, Any] | None = None,
+) -> RatingList:
+    rating_list = RatingList(
+        slug=slug, system=system, name=name or slug, game=game, params=params or {}
+    )
+    rating_list.full_clean()
+    rating_list.save()
+    return rating_list
+
+
+# --- requests -----------------------------------------------------------------------
+
+
+def rating_list_request_recompute(
+    *, rating_list: RatingList, from_date: dt.date, trigger: str
+) -> None:
+    """Ask for the list to be recomputed from `from_date`; the task runs after the commit."""
+    _mark_pending(rating_list.pk, from_date)
+    transaction.on_commit(lambda: recompute_enqueue(rating_list_id=rating_list.pk, trigger=trigger))
+
+
+def _mark_pending(rating_list_id: int, from_date: dt.date) -> None:
+    RatingList.objects.filter(pk=rating_list_id).update(
+        pending_from=Least(Coalesce(F("pending_from"), from_date), from_date),
+        pending_version=F("pending_version") + 1,
+        state=RatingList.State.WAITING,
+    )
+
+
+def recompute_enqueue(*, rating_list_id: int, trigger: str) -> bool:
+    """`delay`, but a broker outage must not turn a recorded approval into an error:
+    the request stays in the database and the sweep (or `manage.py recompute`) runs it."""
+    from ratings.tasks import recompute_rating_list
+
+    try:
+        recompute_rating_list.delay(rating_list_id, trigger)
+    except Exception:  # noqa: BLE001 - kombu raises many kinds; all mean "not queued now"
+        logger.warning(
+            "Could not queue the recompute of list %s; it stays pending.",
+            rating_list_id,
+            exc_info=True,
+        )
+        return False
+    return True
+
+
+def pending_list_ids() -> list[int]:
+    return list(RatingList.objects.filter(pending_from__isnull=False).values_list("pk", flat=True))
+
+
+# --- the run ------------------------------------------------------------------------
+
+
+def _lock(rating_list_id: int) -> None:
+    """One recompute per list at a time. SQLite serialises writers by itself."""
+    if connection.vendor == "postgresql":
+        with connection.cursor() as cursor:
+            cursor.execute("SELECT pg_advisory_xact_lock(%s, %s)", [LOCK_NAMESPACE, rating_list_id])
+
+
+def rating_list_recompute(
+    *, rating_list_id: int, trigger: str, from_date: dt.date | None = None
+) -> RecomputeRun | None:
+    """Run the pending recompute of one list (or force one from `from_date`).
+
+    Returns the run's log, or None when nothing was pending. Bad data in a table
+    (the engine refuses it) fails the run with the message and is not retried;
+    any other error propagates so that the task retries, leaving the old history.
+    """
+    if from_date is not None:
+        _mark_pending(rating_list_id, from_date)
+    _close_interrupted_runs(rating_list_id)
+    run = RecomputeRun.objects.create(rating_list_id=rating_list_id, trigger=trigger[:40])
+    started = time.perf_counter()
+    RatingList.objects.filter(pk=rating_list_id, pending_from__isnull=False).update(
+        state=RatingList.State.RECOMPUTING
+    )
+    try:
+        with transaction.atomic():
+            _lock(rating_list_id)
+            rating_list = RatingList.objects.get(pk=rating_list_id)
+            if rating_list.pending_from is None:
+                run.delete()
+                return None
+            run.from_date = rating_list.pending_from
+            outcome = replay(rating_list, rating_list.pending_from)
+            _store(rating_list, outcome)
+            still_pending = not RatingList.objects.filter(
+                pk=rating_list_id, pending_version=rating_list.pending_version
+            ).update(pending_from=None, state=RatingList.State.RATED, last_error="")
+    except BadInput as error:
+        _finish(run, started, outcome=RecomputeRun.Outcome.FAILED, error=str(error))
+        RatingList.objects.filter(pk=rating_list_id).update(
+            state=RatingList.State.FAILED, last_error=str(error)
+        )
+        return run
+    except Exception as error:
+        _finish(run, started, outcome=RecomputeRun.Outcome.FAILED, error=repr(error))
+        RatingList.objects.filter(pk=rating_list_id).update(
+            state=RatingList.State.FAILED, last_error=repr(error)
+        )
+        raise
+    run.tournaments, run.games = outcome.tournaments, outcome.games
+    _finish(run, started, outcome=RecomputeRun.Outcome.SUCCESS)
+    if still_pending:
+        # A request arrived during the run; its own task may be waiting on the lock already,
+        # but queue one more so nothing depends on that.
+        RatingList.objects.filter(pk=rating_list_id).update(state=RatingList.State.WAITING)
+        recompute_enqueue(rating_list_id=rating_list_id, trigger="request during a run")
+    return run
+
+
+def _finish(run: RecomputeRun, started: float, *, outcome: str, error: str = "") -> None:
+    run.finished_at = timezone.now()
+    run.duration_ms = int((time.perf_counter() - started) * 1000)
+    run.outcome = outcome
+    run.error = error
+    run.save()
+
+
+def _close_interrupted_runs(rating_list_id: int) -> None:
+    """A run left 'running' by a killed worker is over; say so in the log."""
+    if connection.vendor == "postgresql":
+        # Runs still holding the list's lock are alive; only look when it is free.
+        with connection.cursor() as cursor:
+            cursor.execute("SELECT pg_try_advisory_lock(%s, %s)", [LOCK_NAMESPACE, rating_list_id])
+            (free,) = cursor.fetchone()
+            if not free:
+                return
+            cursor.execute("SELECT pg_advisory_unlock(%s, %s)", [LOCK_NAMESPACE, rating_list_id])
+    RecomputeRun.objects.filter(
+        rating_list_id=rating_list_id, outcome=RecomputeRun.Outcome.RUNNING
+    ).update(
+        outcome=RecomputeRun.Outcome.FAILED,
+        error="interrupted (worker stopped)",
+        finished_at=timezone.now(),
+    )
+
+
+def _store(rating_list: RatingList, outcome: ReplayOutcome) -> None:
+    """Replace the history from the replay's date on and refresh the live entries."""
+    stale = RatingHistory.objects.filter(rating_list=rating_list, date__gte=outcome.from_date)
+    affected = set(stale.values_list("member_id", flat=True)) | outcome.touched
+    stale.delete()
+    RatingHistory.objects.bulk_create(
+        (RatingHistory(rating_list=rating_list, **row.__dict__) for row in outcome.rows),
+        batch_size=5000,
+    )
+    _refresh_entries(rating_list, outcome, affected)
+    links = ListTournament.objects.filter(
+        rating_list=rating_list, tournament__end_date__gte=outcome.from_date
+    )
+    now = timezone.now()
+    links.filter(tournament_id__in=outcome.rated_ids).update(rated_at=now, not_rated_reason="")
+    for tournament_id, reason in outcome.not_rated.items():
+        links.filter(tournament_id=tournament_id).update(rated_at=None, not_rated_reason=reason)
+    links.exclude(tournament_id__in=outcome.rated_ids).exclude(
+        tournament_id__in=list(outcome.not_rated)
+    ).update(rated_at=None)
+
+
+def _refresh_entries(rating_list: RatingList, outcome: ReplayOutcome, affected: set[int]) -> None:
+    affected_ids = sorted(affected)
+    for start in range(0, len(affected_ids), 20000):
+        RatingEntry.objects.filter(
+            rating_list=rating_list, member_id__in=affected_ids[start : start + 20000]
+        ).delete()
+    entries = []
+    for member_id in affected_ids:
+        state = outcome.states.get(member_id)
+        if state is None or state.tournaments == 0:
+            continue  # his only tournaments were taken out
+        entries.append(_entry(rating_list, member_id, state))
+    RatingEntry.objects.bulk_create(entries, batch_size=5000)
+
+
+def _entry(rating_list: RatingList, member_id: int, state: MemberState) -> RatingEntry:
+    grade = Grade.from_rank(state.grade) if state.grade is not None else None
+    active_until = None
+    if rating_list.system == "egf" and state.last_played is not None:
+        active_until = rules.egf_active_until(state.last_played, grade)
+    return RatingEntry(
+        rating_list=rating_list,
+        member_id=member_id,
+        rating=state.rating,
+        rated=state.rating is not None,
+        provisional=state.provisional,
+        grade=grade,
+        best_grade=Grade.from_rank(state.best_grade) if state.best_grade is not None else None,
+        tournaments=state.tournaments,
+        games=state.games,
+        last_played=state.last_played,
+        active_until=active_until,
+        history=state.history,
+    )
+
+
+# --- impact preview -----------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Impact:
+    rating_list: RatingList
+    member: Member
+    rating_from: float | None
+    rating_to: float | None
+
+    @property
+    def change(self) -> float | None:
+        if self.rating_to is None:
+            return None
+        return self.rating_to - (self.rating_from or 0.0) if self.rating_from is not None else None
+
+
+@dataclass(frozen=True)
+class ListImpact:
+    rating_list: RatingList
+    impacts: list[Impact]
+    error: str = ""
+    not_rated_reason: str = ""
+
+
+def rating_impact_preview(*, tournament: Tournament) -> list[ListImpact]:
+    """If this table were approved, whose ratings would change, from what to what.
+
+    Replays each list from the table's date with the table in, and compares the
+    end states with the live list. Writes nothing.
+    """
+    previews = []
+    for rating_list in tournament.rating_lists.order_by("name"):
+        try:
+            outcome = replay(rating_list, tournament.end_date, include=tournament)
+        except BadInput as error:
+            previews.append(ListImpact(rating_list, [], error=str(error)))
+            continue
+        current = dict(
+            RatingEntry.objects.filter(
+                rating_list=rating_list, member_id__in=outcome.touched
+            ).values_list("member_id", "rating")
+        )
+        changed = {
+            member_id: (current.get(member_id), outcome.states[member_id].rating)
+            for member_id in outcome.touched
+            if current.get(member_id) != outcome.states[member_id].rating
+        }
+        members = Member.objects.in_bulk(list(changed))
+        impacts = [
+            Impact(rating_list, members[member_id], before, after)
+            for member_id, (before, after) in changed.items()
+        ]
+        impacts.sort(key=lambda i: (-(i.rating_to or 0), i.member.family_name))
+        previews.append(
+            ListImpact(
+                rating_list, impacts, not_rated_reason=outcome.not_rated.get(tournament.pk, "")
+            )
+        )
+    return previews
+
+
+# --- publication --------------------------------------------------------------------
+
+
+@transaction.atomic
+def rating_list_publish(*, rating_list: RatingList, date: dt.date, by: Any = None) -> PublishedList:
+    """Freeze the list as it stood at the end of `date`; UFGO assigns 4-7 dan here (B9)."""
+    if PublishedList.objects.filter(rating_list=rating_list, date=date).exists():
+        raise ValueError(f"{rating_list} is already published on {date}.")
+    snapshot = PublishedList.objects.create(rating_list=rating_list, date=date, created_by=by)
+    states = states_before(rating_list, date + dt.timedelta(days=1))
+    births = dict(Member.objects.filter(pk__in=list(states)).values_list("id", "birth_date"))
+    ranked = sorted(
+        (
+            (m, s)
+            for m, s in states.items()
+            if s.rating is not None
+            and (
+                rating_list.system != "egf"
+                or s.last_played is None
+                or rules.egf_active_until(s.last_played, _grade_or_none(s.grade)) >= date
+            )
+        ),
+        key=lambda item: (-(item[1].rating or 0.0), item[0]),
+    )
+    entries = []
+    for rank, (member_id, state) in enumerate(ranked, start=1):
+        grade = rules.grade_at_publication(
+            rating_list.system,
+            held=_grade_or_none(state.grade),
+            rating=state.rating or 0.0,
+            birth_date=births.get(member_id),
+            publication_date=date,
+        )
+        entries.append(
+            PublishedEntry(
+                snapshot=snapshot,
+                member_id=member_id,
+                rank=rank,
+                rating=state.rating,
+                provisional=state.provisional,
+                grade=grade,
+                tournaments=state.tournaments,
+                last_played=state.last_played,
+            )
+        )
+    PublishedEntry.objects.bulk_create(entries, batch_size=5000)
+    if rating_list.system == "ufgo":
+        _carry_published_grades(rating_list, entries, date)
+    return snapshot
+
+
+def _carry_published_grades(
+    rating_list: RatingList, entries: list[PublishedEntry], date: dt.date
+) -> None:
+    """UFGO grades given at publication hold from then on: the live entry takes them,
+    and so does the last history row before the date (later events start from it)."""
+    for entry in entries:
+        RatingEntry.objects.filter(rating_list=rating_list, member_id=entry.member_id).filter(
+            Q(last_played__lte=date)
+        ).update(grade=entry.grade)
+        last = (
+            RatingHistory.objects.filter(
+                rating_list=rating_list, member_id=entry.member_id, date__lte=date
+            )
+            .order_by("-sequence")
+            .first()
+        )
+        if last is not None and last.list_grade != entry.grade:
+            last.list_grade = entry.grade
+            last.save(update_fields=["list_grade"])
+
+
+def _grade_or_none(rank: int | None) -> Grade | None:
+    return None if rank is None else Grade.from_rank(rank)

@@ -1,0 +1,28 @@
+"""Shared test set-up.
+
+Tests run tasks in-process (eager) unless a test starts a real worker itself
+(`tests/pipeline/test_worker.py`), whatever CELERY_BROKER_URL the environment sets.
+"""
+
+from __future__ import annotations
+
+import os
+
+import pytest
+from hypothesis import HealthCheck, settings
+
+from clubsite.celery import app as celery_app
+
+settings.register_profile(
+    "ci", deadline=None, suppress_health_check=[HealthCheck.too_slow], derandomize=True
+)
+settings.register_profile("dev", deadline=None, suppress_health_check=[HealthCheck.too_slow])
+settings.load_profile("ci" if os.environ.get("CI") == "true" else "dev")
+
+
+@pytest.fixture(autouse=True)
+def _eager_tasks():
+    previous = celery_app.conf.task_always_eager
+    celery_app.conf.task_always_eager = True
+    yield
+    celery_app.conf.task_always_eager = previous

@@ -1,0 +1,75 @@
+"""Build random but valid tournaments for the pipeline tests."""
+
+from __future__ import annotations
+
+import datetime as dt
+import random
+
+from clubsite.models import Club, Member
+from ratings.models import ListTournament, RatingList
+from tests.factories import MemberFactory, TournamentFactory, UserFactory
+from tournaments.models import Game, Participant, Tournament
+from tournaments.services import Pairing, round_replace
+
+SYSTEM_GAMES = {"egf": "go", "ufgo": "go", "rivne": "go", "orr": "chess", "uscf": "reversi"}
+GRADES = ["15k", "10k", "5k", "2k", "1k", "1d", "2d", "3d", "5d"]
+
+
+def members(rng: random.Random, club: Club, count: int) -> list[Member]:
+    return [
+        MemberFactory(
+            club=club,
+            grade=rng.choice(GRADES),
+            birth_date=dt.date(rng.randint(1950, 2015), rng.randint(1, 12), 1),
+        )
+        for _ in range(count)
+    ]
+
+
+def tournament_with_games(
+    rng: random.Random,
+    *,
+    club: Club,
+    players: list[Member],
+    day: dt.date,
+    rounds: int = 3,
+    system: str = "egf",
+    draws: bool = False,
+) -> Tournament:
+    tournament = TournamentFactory(
+        organiser=club,
+        start_date=day,
+        end_date=day,
+        rounds=rounds,
+        game=SYSTEM_GAMES[system],
+        basic_time_minutes=90,
+    )
+    entrants = rng.sample(players, k=min(len(players), rng.randint(4, 8)))
+    for member in entrants:
+        Participant.objects.create(tournament=tournament, member=member, grade=member.grade)
+    for round_number in range(1, rounds + 1):
+        order = entrants[:]
+        rng.shuffle(order)
+        pairings = []
+        for white, black in zip(order[::2], order[1::2], strict=False):
+            results = ["white", "black"] + (["draw"] if draws else [])
+            handicap = rng.choice([0, 0, 0, 2, 3]) if SYSTEM_GAMES[system] == "go" else 0
+            pairings.append(
+                Pairing(white=white, black=black, result=rng.choice(results), handicap=handicap)
+            )
+        if len(order) % 2:
+            pairings.append(Pairing(white=order[-1], black=None, kind=Game.Kind.BYE_FULL))
+        round_replace(tournament=tournament, round_number=round_number, pairings=pairings, by=None)
+    return tournament
+
+
+def submitted(tournament: Tournament, *lists: RatingList) -> Tournament:
+    for rating_list in lists:
+        ListTournament.objects.get_or_create(rating_list=rating_list, tournament=tournament)
+    Tournament.objects.filter(pk=tournament.pk).update(status=Tournament.Status.SUBMITTED)
+    tournament.refresh_from_db()
+    return tournament
+
+
+def staff_user():
+    return UserFactory(username="system-referee", is_staff=True)
