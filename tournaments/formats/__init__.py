@@ -1,0 +1,118 @@
+"""Results files in and out: EGD tables, FIDE TRF16/TRF26, CSV games, the engine's JSON.
+
+Pure Python, no Django. `parse(data, fmt, filename)` is the entry point for
+uploads: it refuses oversized files before decoding, decodes the bytes,
+and hands the text to the format's module. Every module parses into the
+neutral `ResultsFile` (see `model.py`) and writes one back.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, replace
+from pathlib import PurePath
+
+from tournaments.formats import csv_games, egd, json_format, trf
+from tournaments.formats.model import FormatError, Problem, ResultsFile
+
+MAX_UPLOAD_BYTES = 2 * 1024 * 1024  # 2 MiB: the largest real tables are ~30 kB
+
+
+@dataclass(frozen=True, slots=True)
+class Format:
+    code: str
+    title: str
+    parse: Callable[[str, str | None], ResultsFile]
+    write: Callable[[ResultsFile], str]
+    extensions: tuple[str, ...]
+    # Older EGD tables come from Windows tools in Central/Eastern Europe.
+    fallback_encodings: tuple[str, ...] = ()
+
+
+FORMATS: dict[str, Format] = {
+    "egd": Format(
+        "egd", "EGD tournament table (.h9, .txt)", egd.parse, egd.write, (".txt",),
+        fallback_encodings=("cp1251", "latin-1"),
+    ),
+    "trf16": Format(
+        "trf16", "FIDE TRF16", trf.parse, lambda r: trf.write(r, "16"), (".trf", ".trfx")
+    ),
+    "trf26": Format("trf26", "FIDE TRF26", trf.parse, lambda r: trf.write(r, "26"), ()),
+    "csv": Format("csv", "CSV games", csv_games.parse, csv_games.write, (".csv",)),
+    "json": Format("json", "JSON (engine contract)", json_format.parse, json_format.write, (".json",)),
+}  # fmt: skip
+ALIASES = {"trf": "trf16", "h9": "egd", "txt": "egd"}
+
+__all__ = [
+    "FORMATS",
+    "MAX_UPLOAD_BYTES",
+    "FormatError",
+    "Problem",
+    "ResultsFile",
+    "guess_format",
+    "parse",
+    "write",
+]
+
+
+def _format(fmt: str) -> Format:
+    code = ALIASES.get(fmt.lower(), fmt.lower())
+    if code not in FORMATS:
+        known = ", ".join(FORMATS)
+        raise FormatError([Problem(None, None, f"Unknown file format {fmt!r}; known: {known}.")])
+    return FORMATS[code]
+
+
+def guess_format(filename: str) -> str | None:
+    """The format a file name suggests: `.h9`/`.hN` and `.txt` EGD, `.trf` TRF, `.csv`, `.json`."""
+    suffix = PurePath(filename).suffix.lower()
+    if len(suffix) == 3 and suffix[:2] == ".h" and suffix[2].isdigit():
+        return "egd"
+    for code, spec in FORMATS.items():
+        if suffix in spec.extensions:
+            return code
+    return None
+
+
+def parse(data: bytes, fmt: str | None = None, filename: str | None = None) -> ResultsFile:
+    """Parse an upload. Raises `FormatError` (only) for anything wrong with it."""
+    if len(data) > MAX_UPLOAD_BYTES:
+        limit = MAX_UPLOAD_BYTES // (1024 * 1024)
+        raise FormatError(
+            [Problem(None, None, f"The file is larger than {limit} MB; it was not read.")]
+        )
+    code = fmt or (guess_format(filename) if filename else None)
+    if code is None:
+        raise FormatError([Problem(None, None, "Please say which format the file is in.")])
+    spec = _format(code)
+    text, encoding = _decode(data, spec)
+    results = spec.parse(text, filename)
+    if encoding == "utf-8":
+        return results
+    note = Problem(
+        None,
+        None,
+        f"The file is not UTF-8; it was read as {encoding}. Please check the names in the preview.",
+        "warning",
+    )
+    return replace(results, warnings=(note, *results.warnings))
+
+
+def _decode(data: bytes, spec: Format) -> tuple[str, str]:
+    try:
+        return data.decode("utf-8"), "utf-8"
+    except UnicodeDecodeError as error:
+        for encoding in spec.fallback_encodings:
+            try:
+                return data.decode(encoding), encoding
+            except UnicodeDecodeError:
+                continue
+        line = data[: error.start].count(b"\n") + 1
+        raise FormatError(
+            [Problem(line, None, "The file is not UTF-8 text; please save it as UTF-8.")]
+        ) from None
+
+
+def write(results: ResultsFile, fmt: str) -> str:
+    """The results as text in the named format."""
+    return _format(fmt).write(results)

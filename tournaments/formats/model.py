@@ -72,8 +72,12 @@ class ProblemLog:
         self.problems.append(Problem(line, column, message, "warning"))
 
     @property
+    def error_count(self) -> int:
+        return sum(1 for p in self.problems if p.severity == "error")
+
+    @property
     def has_errors(self) -> bool:
-        return any(p.severity == "error" for p in self.problems)
+        return self.error_count > 0
 
     def raise_if_errors(self) -> None:
         if self.has_errors:
@@ -144,9 +148,11 @@ class FilePlayer:
     birth_year: int | None = None  # set alone when the file gives only the year
     sex: Sex | None = None
     place: int | None = None  # final place / rank in the file
-    points: float | None = None  # score as the file states it (TRF)
+    # The score as the file states it (TRF): derived data, so not part of equality.
+    points: float | None = field(default=None, compare=False)
     # Engine-contract fields carried by the JSON format.
     rating: float | None = None
+    rating_stated: bool = False  # JSON: `"rating": null` (a newcomer) differs from no rating given
     best_grade: str | None = None
     history: Any = None
     line: int | None = field(default=None, compare=False)
