@@ -85,16 +85,15 @@ DEFAULT_PARAMS: dict[str, JSON] = {
     "max_recalculations": 1000,
 }
 
-ONE = Fraction(1)
-HALF = Fraction(1, 2)
 ZERO = Fraction(0)
+Exact = int | Fraction  # ints where possible: they are much cheaper than Fractions
 _T3_BOUNDS = tuple(row[0] for row in TABLE3 if row[0] is not None)
 _T4_BOUNDS = tuple(row[0] for row in TABLE4)
 _T5_BOUNDS = tuple(row[0] for row in TABLE5)
-_K1_LOWER_BY_DIFF: tuple[Fraction, ...] = tuple(
-    Fraction(next(k for upper, k in TABLE2 if upper >= diff), 100)
-    for diff in range(TABLE2[-1][0] + 1)
-)  # index: ceil(|R12|) up to 735
+# Table 2 unrolled: K1 (hundredths) of the lower-rated player by ceil(|R12|), 0 ... 735.
+_K1_LOWER_BY_DIFF: tuple[int, ...] = tuple(
+    next(k for upper, k in TABLE2 if upper >= diff) for diff in range(TABLE2[-1][0] + 1)
+)
 
 
 # --- Numbers and tables (B2, B3) ------------------------------------------------------------
@@ -117,59 +116,72 @@ def round_integer(x: Fraction) -> int:
     return (2 * x.numerator + x.denominator) // (2 * x.denominator)
 
 
-def k1_lower(r12: Fraction) -> Fraction:
-    """Table 2 "K1 < 0.5" value for a rating difference: the band of ``ceil(|R12|)`` (D6)."""
-    diff = math.ceil(abs(r12))
-    return _K1_LOWER_BY_DIFF[diff] if diff < len(_K1_LOWER_BY_DIFF) else ZERO
+def k1_hundredths(x_units: int, y_units: int, unit: int) -> int:
+    """100·K1 for the player rated ``x_units/unit`` against one rated ``y_units/unit``
+    (4.2, Table 2, B3, D6).
+
+    The band is the one of ``ceil(|x − y|)``; its "K1 < 0.5" value goes to the
+    lower-rated player, one minus it to the higher-rated one (0.5 each when equal).
+    """
+    diff = -(-abs(x_units - y_units) // unit)  # ceil(|x − y|)
+    lower = _K1_LOWER_BY_DIFF[diff] if diff < len(_K1_LOWER_BY_DIFF) else 0
+    return lower if x_units < y_units else 100 - lower
 
 
 def k1(x: Fraction, y: Fraction) -> Fraction:
-    """K1 of the player rated `x` against one rated `y` (4.2, B3): the table value
-    below 0.5 for the lower-rated player, one minus it for the higher-rated one."""
-    lower = k1_lower(x - y)
-    return lower if x < y else ONE - lower
+    """K1 of formula (1) for the player rated `x` against one rated `y` (Table 2, D6)."""
+    unit = math.lcm(x.denominator, y.denominator)
+    return Fraction(k1_hundredths(int(x * unit), int(y * unit), unit), 100)
 
 
-def t3(x: Fraction) -> tuple[int, int]:
-    """(K2, K3) from Table 3 for the IK `x` of the player being rated (D7)."""
+def t3(x: Exact) -> tuple[int, int]:
+    """(K2, K3) from Table 3 for the IK `x` (or its floor) of the player being rated (D7)."""
     _, k2, k3 = TABLE3[bisect.bisect_right(_T3_BOUNDS, x)]
     return k2, k3
 
 
-def t4(x: Fraction, board: int) -> tuple[int, int, int]:
+def t4(x: Exact, board: int) -> tuple[int, int, int]:
     """(r for a win, r for a loss, k3) from Table 4 for a player rated `x` >= 100 (5.2, D7, D8)."""
     row = TABLE4[max(bisect.bisect_right(_T4_BOUNDS, x) - 1, 0)]
     return row[1][BOARD_COLUMN[board]]
 
 
-def t5(y: Fraction, board: int) -> int:
+def t5(y: Exact, board: int) -> int:
     """Table 5 extra points for beating an opponent rated `y` >= 100 (5.3, D7)."""
     row = TABLE5[max(bisect.bisect_right(_T5_BOUNDS, y) - 1, 0)]
     return row[1][BOARD_COLUMN[board]]
 
 
-def move(rating: Fraction, delta: Fraction, low: bool) -> Fraction:
-    """Apply a change across the 100 boundary at 1 : 10 (5.5, D13, B5 `move`).
+def advance(units: int, unit: int, num: int, den: int, low: bool) -> int:
+    """B5 step 3 ``round1(move(r, Δ, low))`` for ``r = units/unit`` and ``Δ = num/den``,
+    returned in tenths (5.5, 4.9, D12, D13).
 
-    `low`: `delta` is in points below 100 (the player started the round below 100).
-    The part of the move on the other side of 100 is converted.
+    `low`: Δ is in points below 100 (the player started the round below 100).
+    The part of the move on the other side of 100 converts at 1 : 10. Plain
+    integers, not Fractions: this runs for every player in every game.
     """
-    if low:
-        if rating < BOUNDARY:
-            target = rating + delta
-            if target < BOUNDARY:
-                return target
-            return BOUNDARY + BOUNDARY_RATIO * (target - BOUNDARY)
-        return rating + BOUNDARY_RATIO * delta
-    if rating >= BOUNDARY:
-        target = rating + delta
-        if target >= BOUNDARY:
-            return target
-        return BOUNDARY + (target - BOUNDARY) / BOUNDARY_RATIO
-    target = rating + delta / BOUNDARY_RATIO
-    if target < BOUNDARY:
-        return target
-    return BOUNDARY + BOUNDARY_RATIO * (target - BOUNDARY)
+    below = units < BOUNDARY * unit
+    if low == below:  # Δ is in the units of where he stands
+        value_num, value_den = units * den + num * unit, unit * den
+    elif low:  # already moved above 100 earlier in this round (D4): a low point is worth ten
+        value_num, value_den = units * den + BOUNDARY_RATIO * num * unit, unit * den
+    else:  # already moved below 100 earlier in this round (D4): a point is worth a tenth
+        value_num = BOUNDARY_RATIO * units * den + num * unit
+        value_den = BOUNDARY_RATIO * unit * den
+    excess = value_num - BOUNDARY * value_den  # (value − 100)·value_den
+    if below and excess >= 0:  # up across 100: what lies above counts tenfold
+        value_num += (BOUNDARY_RATIO - 1) * excess
+    elif not below and excess < 0:  # down across 100: what lies below counts a tenth
+        value_num = BOUNDARY * BOUNDARY_RATIO * value_den + excess
+        value_den *= BOUNDARY_RATIO
+    return (20 * value_num + value_den) // (2 * value_den)  # round1, in tenths
+
+
+def step(rating: Fraction, delta: Fraction, low: bool) -> Fraction:
+    """``round1(move(rating, delta, low))`` on Fractions (B5 step 3); see `advance`."""
+    unit = rating.denominator
+    tenths = advance(rating.numerator, unit, delta.numerator, delta.denominator, low)
+    return Fraction(tenths, 10)
 
 
 def start_rating(player: Player) -> Fraction:
@@ -192,8 +204,8 @@ class Rules:
     board: int
     k3_on: bool
     k3_forced: bool
-    k3_cap_low: Fraction
-    k3_cap_high: Fraction
+    k3_cap_low: Exact
+    k3_cap_high: Exact
     k3_cap_threshold: Fraction
     anomaly_factor: Fraction
     divisor: Fraction
@@ -210,6 +222,10 @@ def _positive(params: Mapping[str, JSON], name: str) -> Fraction:
     return number
 
 
+def _simplest(x: Fraction) -> Exact:
+    return x.numerator if x.denominator == 1 else x
+
+
 def make_rules(params: Mapping[str, JSON], board: int, official: bool) -> Rules:
     """Validate the params values (B8) and fix the event's rules (B5 `K3on`, 4.8 divisor)."""
     for name in params:
@@ -223,13 +239,17 @@ def make_rules(params: Mapping[str, JSON], board: int, official: bool) -> Rules:
         limit = int(limit)
     if type(limit) is not int or limit < 0:
         raise BadInput("params.max_recalculations", "must be a non-negative integer")
-    divisors = {19: ONE, 13: _positive(params, "divisor_13"), 9: _positive(params, "divisor_9")}
+    divisors = {
+        19: Fraction(1),
+        13: _positive(params, "divisor_13"),
+        9: _positive(params, "divisor_9"),
+    }
     return Rules(
         board=board,
         k3_on=official if k3 is None else k3,
         k3_forced=k3 is not None,
-        k3_cap_low=_positive(params, "k3_cap_low"),
-        k3_cap_high=_positive(params, "k3_cap_high"),
+        k3_cap_low=_simplest(_positive(params, "k3_cap_low")),
+        k3_cap_high=_simplest(_positive(params, "k3_cap_high")),
         k3_cap_threshold=_positive(params, "k3_cap_threshold"),
         anomaly_factor=_positive(params, "anomaly_factor"),
         divisor=divisors[board],
@@ -239,51 +259,57 @@ def make_rules(params: Mapping[str, JSON], board: int, official: bool) -> Rules:
 
 # --- One calculation (B5) ------------------------------------------------------------------
 
-# A game as the calculation sees it: (white index, black index, white's score).
-Pairing = tuple[int, int, Fraction]
-# A game as one player saw it: (round, opponent index, score, expected K1 or None, change).
-GameRecord = tuple[int, int, Fraction, Fraction | None, Fraction]
+# A game as the calculation sees it: (white index, black index, white's score in halves).
+# Scores are kept in halves (2 win, 1 draw, 0 loss) so that the tables stay integer.
+Pairing = tuple[int, int, int]
+# A game as one player saw it:
+# (round, opponent index, score in halves, 100·K1 or None, change in the calculation's units).
+GameRecord = tuple[int, int, int, int | None, int]
 
 
 @dataclass(frozen=True, slots=True)
 class Calculation:
-    """The outcome of one pass over the event from the start ratings `starts` (B5)."""
+    """The outcome of one pass over the event from the start ratings `starts` (B5).
+
+    Ratings ran as integers in units of ``1/unit`` (`unit`: 10 and every start's
+    denominator), which keeps them exact without Fraction arithmetic.
+    """
 
     starts: tuple[Fraction, ...]
     after: tuple[Fraction, ...]  # integer final IK, or the start for a player without games
     anomaly_limit: tuple[Fraction, ...]  # RA (4.5, D9); 0 for a player without games
     extra_points: tuple[Fraction, ...]  # Table 5 points received (5.4)
-    games_played: tuple[int, ...]
     games: tuple[tuple[GameRecord, ...], ...]
+    unit: int
+
+    def change(self, record: GameRecord) -> Fraction:
+        """The exact rating change of one game record."""
+        return Fraction(record[4], self.unit)
 
 
 class _Player:
     """Mutable running state of one player during a calculation."""
 
-    __slots__ = ("rating", "cap", "k3_used", "k3_formula1", "k3_table4", "k2_sum", "extra", "games")
+    __slots__ = ("units", "k3_left", "k3_formula1", "k3_table4", "k2_sum", "extra_halves", "games")
 
-    def __init__(self, start: Fraction, cap: Fraction) -> None:
-        self.rating = start
-        self.cap = cap
-        self.k3_used = ZERO
-        self.k3_formula1 = ZERO
-        self.k3_table4 = ZERO
+    def __init__(self, start: Fraction, unit: int, rules: Rules) -> None:
+        self.units = start.numerator * (unit // start.denominator)  # the rating, in 1/unit
+        # 4.3, D10: the cap is chosen by the start IK of the calculation.
+        low_start = start < rules.k3_cap_threshold
+        self.k3_left: Exact = rules.k3_cap_low if low_start else rules.k3_cap_high
+        self.k3_formula1: Exact = 0
+        self.k3_table4: Exact = 0
         self.k2_sum = 0
-        self.extra = ZERO
+        self.extra_halves = 0
         self.games: list[GameRecord] = []
 
-    def take_k3(self, rules: Rules, value: int) -> Fraction:
+    def take_k3(self, rules: Rules, value: int) -> Exact:
         """4.3, D10: credit K3 up to what is left of this tournament's cap."""
         if not rules.k3_on or value == 0:
-            return ZERO
-        taken = max(ZERO, min(Fraction(value), self.cap - self.k3_used))
-        self.k3_used += taken
+            return 0
+        taken = value if value <= self.k3_left else max(self.k3_left, 0)
+        self.k3_left -= taken
         return taken
-
-
-def formula1_change(k2: int, score: Fraction, expected: Fraction, k3: Fraction) -> Fraction:
-    """Formula (1): ``K2·(Rп − K1) + K3``, before the board divisor (4.2)."""
-    return k2 * (score - expected) + k3
 
 
 def anomaly_limit(state: _Player, rules: Rules) -> Fraction:
@@ -293,30 +319,42 @@ def anomaly_limit(state: _Player, rules: Rules) -> Fraction:
     return from_formula / rules.divisor + state.k3_table4
 
 
+def _ratio(numerator: Exact, denominator: int) -> tuple[int, int]:
+    """``numerator/denominator`` as two ints (the numerator is a Fraction only when a
+    K3 cap is fractional)."""
+    if isinstance(numerator, int):
+        return numerator, denominator
+    return numerator.numerator, numerator.denominator * denominator
+
+
 def _game_change(
-    rules: Rules, me: _Player, x: Fraction, y: Fraction, score: Fraction
-) -> tuple[Fraction, Fraction | None]:
-    """The change of one game for a player rated `x` at round start against `y`, in the
-    units of his region, and the K1 used (B5 step 2, D5)."""
-    k2, k3 = t3(x)
+    rules: Rules, me: _Player, x: int, y: int, unit: int, s2: int
+) -> tuple[int, int, int | None]:
+    """The change of one game as ``(num, den)`` in the units of the player's region, and
+    100·K1 or None (B5 step 2, D5). `x`, `y`: round-start ratings in ``1/unit``;
+    `s2`: the score in halves."""
+    x_floor, y_floor = x // unit, y // unit  # every band of tables 3-5 has integer bounds
+    k2, k3 = t3(x_floor)
     me.k2_sum += k2
-    if x >= BOUNDARY and y >= BOUNDARY:  # formula (1), 4.8
-        expected = k1(x, y)
+    if x_floor >= BOUNDARY and y_floor >= BOUNDARY:  # formula (1), 4.8
+        expected = k1_hundredths(x, y, unit)
         taken = me.take_k3(rules, k3)
         me.k3_formula1 += taken
-        change = formula1_change(k2, score, expected, taken)
-        return (change if rules.divisor == 1 else change / rules.divisor), expected
-    if x >= BOUNDARY:  # 5.2, Table 4: per board already, not divided
-        win, loss, table_k3 = t4(x, rules.board)
+        # 100·(K2·(Rп − K1) + K3) with Rп = s2/2, then divided by 100 and the divisor
+        num, den = _ratio(k2 * (50 * s2 - expected) + 100 * taken, 100)
+        return num * rules.divisor.denominator, den * rules.divisor.numerator, expected
+    if x_floor >= BOUNDARY:  # 5.2, Table 4: per board already, not divided
+        win, loss, table_k3 = t4(x_floor, rules.board)
         taken = me.take_k3(rules, table_k3)
         me.k3_table4 += taken
-        return win * score + loss * (1 - score) + taken, None
-    change = WIN_BELOW_100[rules.board] * score + LOSS_BELOW_100 * (1 - score)  # 5.1
-    if y >= BOUNDARY and score:  # 5.3, Table 5 (half for a draw, D11)
-        extra = t5(y, rules.board) * score
-        me.extra += extra
-        change += extra
-    return change, None
+        num, den = _ratio(win * s2 + loss * (2 - s2) + 2 * taken, 2)
+        return num, den, None
+    change2 = WIN_BELOW_100[rules.board] * s2 + LOSS_BELOW_100 * (2 - s2)  # 5.1, in halves
+    if y_floor >= BOUNDARY:  # 5.3, Table 5 (half for a draw, D11)
+        extra2 = t5(y_floor, rules.board) * s2
+        me.extra_halves += extra2
+        change2 += extra2
+    return change2, 2, None
 
 
 def calculate(
@@ -328,33 +366,30 @@ def calculate(
     the changes are applied game by game in input order, white then black,
     each rounded to 0.1 after the 100-boundary conversion (D4, D12, D13).
     """
-    players = [
-        _Player(s, rules.k3_cap_low if s < rules.k3_cap_threshold else rules.k3_cap_high)
-        for s in starts
-    ]
+    unit = math.lcm(10, *(start.denominator for start in starts))
+    tenth = unit // 10
+    players = [_Player(start, unit, rules) for start in starts]
     for round_number, pairings in rounds:
-        at_start = [p.rating for p in players]
-        for white, black, white_score in pairings:
-            for me, opponent, score in (
-                (white, black, white_score),
-                (black, white, 1 - white_score),
-            ):
-                x = at_start[me]
+        at_start = [p.units for p in players]
+        for white, black, white_s2 in pairings:
+            for me, opponent, s2 in ((white, black, white_s2), (black, white, 2 - white_s2)):
                 state = players[me]
-                change, expected = _game_change(rules, state, x, at_start[opponent], score)
-                old = state.rating
-                state.rating = round1(move(old, change, x < BOUNDARY))
-                state.games.append((round_number, opponent, score, expected, state.rating - old))
+                x = at_start[me]
+                num, den, expected = _game_change(rules, state, x, at_start[opponent], unit, s2)
+                old = state.units
+                low = x < BOUNDARY * unit
+                state.units = advance(old, unit, num, den, low) * tenth
+                state.games.append((round_number, opponent, s2, expected, state.units - old))
     return Calculation(
         starts=tuple(starts),
         after=tuple(
-            Fraction(round_integer(p.rating)) if p.games else s
-            for p, s in zip(players, starts, strict=True)
+            Fraction((2 * p.units + unit) // (2 * unit)) if p.games else start  # round half up
+            for p, start in zip(players, starts, strict=True)
         ),
         anomaly_limit=tuple(anomaly_limit(p, rules) if p.games else ZERO for p in players),
-        extra_points=tuple(p.extra for p in players),
-        games_played=tuple(len(p.games) for p in players),
+        extra_points=tuple(Fraction(p.extra_halves, 2) for p in players),
         games=tuple(tuple(p.games) for p in players),
+        unit=unit,
     )
 
 
@@ -374,7 +409,7 @@ def find_anomalies(calc: Calculation, board: int) -> list[Anomaly]:
     points rule only for a start below 100."""
     found = []
     for p, start in enumerate(calc.starts):
-        if not calc.games_played[p]:
+        if not calc.games[p]:
             continue
         after = calc.after[p]
         if start >= BOUNDARY:
@@ -400,7 +435,7 @@ def _show(x: Fraction) -> str:
 
 def _json_number(x: Fraction) -> float:
     """An exact value as the nearest JSON number; integers stay integers (D22)."""
-    return x.numerator if x.denominator == 1 else float(x)
+    return x.numerator if x.denominator == 1 else x.numerator / x.denominator
 
 
 # --- The system ----------------------------------------------------------------------------
@@ -410,8 +445,8 @@ def _rounds(event: EventInput, index: Mapping[str, int]) -> list[tuple[int, list
     """Games grouped by round, rounds ascending, input order inside a round (D3, D4)."""
     by_round: dict[int, list[Pairing]] = {}
     for game in event.games:
-        white_score = HALF if game.result == "draw" else ONE if game.result == "white" else ZERO
-        pairing = (index[game.white], index[game.black], white_score)
+        white_s2 = 1 if game.result == "draw" else 2 if game.result == "white" else 0
+        pairing = (index[game.white], index[game.black], white_s2)
         by_round.setdefault(game.round, []).append(pairing)
     return sorted(by_round.items())
 
@@ -480,16 +515,18 @@ def _player_output(
         provisional=False,
         anomalous=anomalous,
         history=None,
-        games=tuple(
-            GameOutput(
-                round=round_number,
-                opponent=event.players[opponent].id,
-                score=_json_number(score),
-                expected=None if expected is None else _json_number(expected),
-                change=_json_number(change),
-            )
-            for round_number, opponent, score, expected, change in calc.games[p]
-        ),
+        games=tuple(_game_output(calc, record, event) for record in calc.games[p]),
+    )
+
+
+def _game_output(calc: Calculation, record: GameRecord, event: EventInput) -> GameOutput:
+    round_number, opponent, s2, expected, _ = record
+    return GameOutput(
+        round=round_number,
+        opponent=event.players[opponent].id,
+        score=s2 // 2 if s2 % 2 == 0 else s2 / 2,  # 1, 0.5, 0
+        expected=None if expected is None else expected / 100,
+        change=_json_number(calc.change(record)),
     )
 
 
