@@ -96,7 +96,8 @@ def _object(value: object, field: str, allowed: frozenset[str]) -> dict[str, obj
             raise BadInput(field or "input", f"keys must be strings, not {key!r}")
     for key in sorted(value):
         if key not in allowed:
-            raise BadInput(_join(field, key), "unknown field")
+            known = ", ".join(sorted(allowed)) or "none"
+            raise BadInput(field or "input", f"unknown field {key!r} (known: {known})")
     return cast(dict[str, object], value)
 
 
@@ -363,6 +364,15 @@ def _game_json(game: GameOutput) -> dict[str, JSON]:
     }
 
 
+def _canonical(value: JSON) -> JSON:
+    """`history` with object keys sorted, so the output never depends on dict order."""
+    if isinstance(value, dict):
+        return {key: _canonical(value[key]) for key in sorted(value)}
+    if isinstance(value, list):
+        return [_canonical(item) for item in value]
+    return value
+
+
 def _player_json(player: PlayerOutput) -> dict[str, JSON]:
     return {
         "id": player.id,
@@ -372,7 +382,7 @@ def _player_json(player: PlayerOutput) -> dict[str, JSON]:
         "rated": player.rated,
         "provisional": player.provisional,
         "anomalous": player.anomalous,
-        "history": player.history,
+        "history": _canonical(player.history),
         "games": [_game_json(game) for game in player.games],
     }
 
