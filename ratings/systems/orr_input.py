@@ -21,6 +21,9 @@ DEFAULT_PARAMS: dict[str, JSON] = {
     "settle_events": 2,
 }
 AGE_LIMIT = 100
+# The contract boundary limits input ratings to this size; stored ratings get the same
+# limit so that every later float conversion stays finite.
+RATING_LIMIT = 1_000_000
 
 
 # --- Parameters (Part D) --------------------------------------------------------
@@ -68,6 +71,8 @@ def exact(value: object, field: str) -> Fraction:
         raise BadInput(field, f"must be a number, got {value!r}")
     if isinstance(value, float) and not math.isfinite(value):
         raise BadInput(field, f"must be a finite number, got {value!r}")
+    if abs(value) > RATING_LIMIT:
+        raise BadInput(field, f"out of range (at most {RATING_LIMIT} in size)")
     return Fraction(value) if isinstance(value, int) else Fraction(repr(value))
 
 
