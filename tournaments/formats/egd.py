@@ -73,6 +73,7 @@ class _Row:
     player: FilePlayer
     grade: Grade
     entries: list[_Entry]
+    entries_broken: bool = False  # an entry was refused: its round count proves nothing
 
 
 # ---------------------------------------------------------------- reading
@@ -270,7 +271,9 @@ def _read_player_line(content: str, line: int, log: ProblemLog) -> _Row | None:
     if rest and not _ENTRY.match(rest[0]):
         club = None if NO_CLUB.match(rest[0]) else rest[0]
         rest = rest[1:]
+    errors_before = log.error_count
     entries = _read_entries(rest, line, log)
+    entries_broken = log.error_count > errors_before
     pin = _read_pin(pin_text.strip(), line, log) if bar else None
     player = FilePlayer(
         key=str(place),
@@ -283,7 +286,7 @@ def _read_player_line(content: str, line: int, log: ProblemLog) -> _Row | None:
         place=place,
         line=line,
     )
-    return _Row(line, place, player, grade, entries)
+    return _Row(line, place, player, grade, entries, entries_broken)
 
 
 def _find_grade(tokens: list[str]) -> int | None:
@@ -380,7 +383,7 @@ def _check_rows(rows: list[_Row], log: ProblemLog) -> None:
         log.error(rows[0].line, "No round results were found on the player lines.")
         return
     for row in rows:
-        if len(row.entries) != usual:
+        if len(row.entries) != usual and not row.entries_broken:
             log.error(
                 row.line,
                 f"This line has {len(row.entries)} round results, but the other lines have {usual}; "
