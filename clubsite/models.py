@@ -87,6 +87,8 @@ class Member(models.Model):
     fide_id = models.CharField(_("FIDE ID"), max_length=12, blank=True)
     fide_rating = models.PositiveSmallIntegerField(_("FIDE rating"), null=True, blank=True)
     national_id = models.CharField(_("national id"), max_length=30, blank=True)
+    # The id a results file or script gave him (e.g. a JSON event's player id), for re-imports.
+    import_key = models.CharField(_("import key"), max_length=60, blank=True)
     grade = GradeField(_("declared Go grade"), null=True, blank=True)
     email = models.EmailField(_("e-mail"), blank=True)
     phone = models.CharField(_("phone"), max_length=40, blank=True)
@@ -101,6 +103,9 @@ class Member(models.Model):
             ),
             models.UniqueConstraint(
                 fields=["fide_id"], condition=~Q(fide_id=""), name="member_unique_fide_id"
+            ),
+            models.UniqueConstraint(
+                fields=["import_key"], condition=~Q(import_key=""), name="member_unique_import_key"
             ),
             models.CheckConstraint(
                 condition=Q(grade__isnull=True) | Q(grade__gte=-29, grade__lte=18),

@@ -1,0 +1,61 @@
+import time
+
+from django.contrib.auth import get_user_model
+from django.core.exceptions import ValidationError
+from django.core.management.base import BaseCommand, CommandError
+from django.db import transaction
+
+from ratings.models import RatingList, RecomputeRun
+from tournaments.models import Tournament
+from tournaments.services import tournament_approve
+
+SYSTEM_REFEREE = "system-referee"
+
+
+def system_referee():
+    user, _ = get_user_model().objects.get_or_create(
+        username=SYSTEM_REFEREE, defaults={"is_staff": True, "is_active": False}
+    )
+    return user
+
+
+class Command(BaseCommand):
+    help = "Approve a submitted tournament as the system referee and queue its recompute."
+
+    def add_arguments(self, parser):
+        parser.add_argument("tournament_id", type=int)
+        parser.add_argument(
+            "--wait", action="store_true", help="return only when the recompute has finished"
+        )
+        parser.add_argument("--timeout", type=float, default=600.0)
+
+    def handle(self, *args, tournament_id, wait, timeout, **options):
+        try:
+            tournament = Tournament.objects.get(pk=tournament_id)
+        except Tournament.DoesNotExist as error:
+            raise CommandError(f"no tournament {tournament_id}") from error
+        try:
+            with transaction.atomic():
+                tournament_approve(tournament=tournament, by=system_referee())
+        except ValidationError as error:
+            raise CommandError("; ".join(error.messages)) from error
+        self.stdout.write(f"tournament {tournament_id} approved")
+        if wait:
+            self._wait(tournament, timeout)
+
+    def _wait(self, tournament, timeout):
+        deadline = time.monotonic() + timeout
+        lists = list(tournament.rating_lists.values_list("pk", flat=True))
+        while time.monotonic() < deadline:
+            states = RatingList.objects.filter(pk__in=lists)
+            failed = states.filter(state=RatingList.State.FAILED)
+            if failed.exists():
+                run = RecomputeRun.objects.filter(rating_list__in=failed).first()
+                raise CommandError(
+                    f"recompute failed: {run.error if run else failed[0].last_error}"
+                )
+            if not states.filter(pending_from__isnull=False).exists():
+                self.stdout.write("ratings recomputed")
+                return
+            time.sleep(0.2)
+        raise CommandError("timed out waiting for the recompute")

@@ -1,0 +1,52 @@
+import csv
+import json
+
+from django.core.management.base import BaseCommand, CommandError
+
+from ratings.models import RatingEntry, RatingList
+
+COLUMNS = ["player", "name", "rating", "provisional", "grade", "tournaments", "last_played"]
+
+
+def player_key(member) -> str:
+    """The external key the player came with: import key, else EGD PIN, FIDE ID, member id."""
+    return member.import_key or member.egd_pin or member.fide_id or str(member.pk)
+
+
+class Command(BaseCommand):
+    help = "Write a rating list as JSON or CSV to standard output."
+
+    def add_arguments(self, parser):
+        parser.add_argument("slug")
+        parser.add_argument("--format", choices=["json", "csv"], default="json")
+
+    def handle(self, *args, slug, format, **options):
+        try:
+            rating_list = RatingList.objects.get(slug=slug)
+        except RatingList.DoesNotExist as error:
+            raise CommandError(f"no rating list {slug!r}") from error
+        entries = (
+            RatingEntry.objects.filter(rating_list=rating_list)
+            .select_related("member")
+            .order_by("-rating", "member__family_name", "member_id")
+        )
+        players = [
+            {
+                "player": player_key(entry.member),
+                "name": entry.member.full_name,
+                "rating": entry.rating,
+                "provisional": entry.provisional,
+                "grade": str(entry.grade) if entry.grade is not None else None,
+                "tournaments": entry.tournaments,
+                "last_played": entry.last_played.isoformat() if entry.last_played else None,
+            }
+            for entry in entries
+        ]
+        if format == "json":
+            document = {"list": rating_list.slug, "system": rating_list.system, "players": players}
+            self.stdout.write(json.dumps(document, ensure_ascii=False, indent=1))
+            return
+        writer = csv.DictWriter(self.stdout, fieldnames=COLUMNS, lineterminator="\n")
+        writer.writeheader()
+        for player in players:
+            writer.writerow({k: "" if v is None else v for k, v in player.items()})
