@@ -1,8 +1,250 @@
-from django.http import HttpResponse
+"""Read-only JSON for machines: rating lists, a player with his history, a tournament.
+
+Described in docs/api.md. Everything here is public; drafts are never shown.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.core.exceptions import ObjectDoesNotExist
+from django.db.models import F
+from django.http import Http404, HttpRequest, JsonResponse
+from django.shortcuts import get_object_or_404
+from django.urls import reverse
+from django.utils import timezone
+from django.views.decorators.http import require_GET
+
+from ratings import selectors
+from ratings.formatting import rating_number
+from ratings.models import RatingHistory, RatingList
+from ratings.systems.registry import SYSTEMS
+from tournaments import selectors as tournament_selectors
+from tournaments.models import Game, Tournament
+
+DEFAULT_LIMIT = 1000
+MAX_LIMIT = 10000
 
 
-def api_index(request, **kw):
-    return HttpResponse("")
+def _json(data: Any, status: int = 200) -> JsonResponse:
+    response = JsonResponse(data, status=status, json_dumps_params={"ensure_ascii": False})
+    response["Access-Control-Allow-Origin"] = "*"
+    return response
 
 
-api_rating_lists = api_rating_list = api_player = api_tournament = api_index
+def _int(value: str | None, default: int, low: int, high: int) -> int:
+    try:
+        number = int(value) if value is not None else default
+    except ValueError:
+        return default
+    return max(low, min(high, number))
+
+
+def _grade(value: Any) -> str | None:
+    return None if value is None else str(value)
+
+
+def _date(value: Any) -> str | None:
+    return None if value is None else value.isoformat()
+
+
+def _list_json(rating_list: RatingList, request: HttpRequest) -> dict[str, Any]:
+    return {
+        "slug": rating_list.slug,
+        "name": rating_list.name,
+        "system": rating_list.system,
+        "system_title": SYSTEMS[rating_list.system].title if rating_list.system in SYSTEMS else "",
+        "game": rating_list.game,
+        "url": request.build_absolute_uri(reverse("api_rating_list", args=[rating_list.slug])),
+    }
+
+
+@require_GET
+def api_index(request: HttpRequest) -> JsonResponse:
+    return _json(
+        {
+            "rating_lists": request.build_absolute_uri(reverse("api_rating_lists")),
+            "rating_list": request.build_absolute_uri("/api/lists/{slug}/"),
+            "player": request.build_absolute_uri("/api/players/{id}/"),
+            "tournament": request.build_absolute_uri("/api/tournaments/{id}/"),
+        }
+    )
+
+
+@require_GET
+def api_rating_lists(request: HttpRequest) -> JsonResponse:
+    lists = selectors.rating_list_all()
+    return _json({"lists": [dict(_list_json(rl, request), players=rl.players) for rl in lists]})
+
+
+@require_GET
+def api_rating_list(request: HttpRequest, slug: str) -> JsonResponse:
+    """Entries by rating: `?active=all` for everyone, `offset`, `limit` (≤ 10000)."""
+    rating_list = get_object_or_404(RatingList, slug=slug)
+    entries = selectors.rating_entries(rating_list)
+    if request.GET.get("active") != "all":
+        entries = entries.filter(selectors.active_q(timezone.localdate()))
+    total = entries.count()
+    offset = _int(request.GET.get("offset"), 0, 0, 10**9)
+    limit = _int(request.GET.get("limit"), DEFAULT_LIMIT, 1, MAX_LIMIT)
+    rows = selectors.with_rank(entries).order_by(F("rating").desc(), "member__family_name")
+    system = rating_list.system
+    players = [
+        {
+            "rank": e.rank,
+            "id": e.member_id,
+            "name": e.member.full_name,
+            "family_name": e.member.family_name,
+            "given_name": e.member.given_name,
+            "country": e.member.country,
+            "club": e.member.club.name if e.member.club else None,
+            "grade": _grade(e.grade),
+            "rating": e.rating,
+            "rating_shown": _shown(e.rating, system),
+            "provisional": e.provisional,
+            "tournaments": e.tournaments,
+            "games": e.games,
+            "last_played": _date(e.last_played),
+            "active_until": _date(e.active_until),
+        }
+        for e in rows[offset : offset + limit]
+    ]
+    return _json(
+        dict(
+            _list_json(rating_list, request),
+            total=total,
+            offset=offset,
+            limit=limit,
+            players=players,
+        )  # fmt: skip
+    )
+
+
+def _shown(value: float | None, system: str) -> float | None:
+    number = rating_number(value, system)
+    return None if number is None else float(number)
+
+
+@require_GET
+def api_player(request: HttpRequest, pk: int) -> JsonResponse:
+    try:
+        member = selectors.player_get(pk)
+    except ObjectDoesNotExist as error:
+        raise Http404 from error
+    entries = member.rating_entries.select_related("rating_list").order_by("rating_list__name")
+    history = (
+        RatingHistory.objects.filter(member=member)
+        .select_related("rating_list", "tournament")
+        .order_by("rating_list__name", "date", "sequence")
+    )
+    lists: dict[int, dict[str, Any]] = {}
+    for e in entries:
+        lists[e.rating_list_id] = dict(
+            _list_json(e.rating_list, request),
+            rating=e.rating, rating_shown=_shown(e.rating, e.rating_list.system),
+            provisional=e.provisional, grade=_grade(e.grade), tournaments=e.tournaments,
+            games=e.games, last_played=_date(e.last_played), history=[],
+        )  # fmt: skip
+    for h in history:
+        target = lists.setdefault(
+            h.rating_list_id, dict(_list_json(h.rating_list, request), rating=None, history=[])
+        )
+        target["history"].append(
+            {
+                "date": h.date.isoformat(),
+                "tournament": {"id": h.tournament_id, "name": h.tournament.name},
+                "rating_in": h.rating_in,
+                "before": h.before,
+                "after": h.after,
+                "change": h.change,
+                "games": h.games_count,
+                "rated": h.rated,
+                "provisional": h.provisional,
+                "grade": _grade(h.grade),
+                "breakdown": h.breakdown or [],
+            }
+        )
+    return _json(
+        {
+            "id": member.pk,
+            "name": member.full_name,
+            "family_name": member.family_name,
+            "given_name": member.given_name,
+            "country": member.country,
+            "club": member.club.slug if member.club else None,
+            "grade": _grade(member.grade),
+            "egd_pin": member.egd_pin or None,
+            "fide_id": member.fide_id or None,
+            "lists": list(lists.values()),
+        }
+    )
+
+
+@require_GET
+def api_tournament(request: HttpRequest, pk: int) -> JsonResponse:
+    try:
+        tournament = tournament_selectors.tournament_get(pk)
+    except ObjectDoesNotExist as error:
+        raise Http404 from error
+    if tournament.status == Tournament.Status.DRAFT:
+        raise Http404
+    table = tournament_selectors.crosstable(tournament)
+    games = Game.objects.filter(tournament=tournament).order_by("round", "id")
+    return _json(
+        {
+            "id": tournament.pk,
+            "name": tournament.name,
+            "status": tournament.status,
+            "rejection_reason": tournament.decision_comment
+            if tournament.status == Tournament.Status.REJECTED
+            else None,
+            "game": tournament.game,
+            "start_date": tournament.start_date.isoformat(),
+            "end_date": tournament.end_date.isoformat(),
+            "city": tournament.city,
+            "country": tournament.country,
+            "organiser": tournament.organiser.slug,
+            "class": tournament.tournament_class,
+            "board_size": tournament.board_size,
+            "basic_time_minutes": tournament.basic_time_minutes,
+            "overtime": {
+                "kind": tournament.overtime_kind,
+                "seconds": tournament.overtime_seconds,
+                "moves": tournament.overtime_moves,
+            },
+            "rounds": tournament.rounds,
+            "rating_lists": [link.rating_list.slug for link in table.lists],
+            "players": [
+                {
+                    "number": row.number,
+                    "place": row.participant.place,
+                    "id": row.participant.member_id,
+                    "name": row.participant.member.full_name,
+                    "grade": _grade(row.participant.grade),
+                    "points": float(row.points),
+                    "rating_changes": [
+                        {
+                            "list": c.list_slug,
+                            "before": c.before,
+                            "after": c.after,
+                            "change": c.change,
+                            "rated": c.rated,
+                        }
+                        for c in row.changes
+                    ],
+                }
+                for row in table.rows
+            ],
+            "games": [
+                {
+                    "round": g.round,
+                    "white": g.white_id,
+                    "black": g.black_id,
+                    "result": g.result or None,
+                    "kind": g.kind,
+                    "handicap": g.handicap,
+                }
+                for g in games
+            ],
+        }
+    )

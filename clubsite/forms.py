@@ -1,0 +1,42 @@
+"""Forms of the public site: the calculator and a player's own contact details."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django import forms
+from django.utils.translation import gettext_lazy as _
+
+from clubsite.models import GameKind, Member
+
+
+class CalculatorForm(forms.Form):
+    game = forms.ChoiceField(label=_("Game"), choices=GameKind.choices, initial=GameKind.GO)
+    a = forms.IntegerField(
+        label=_("Player A (white): player number"), required=False, min_value=1,
+        help_text=_("The number in the player's page address, /players/<number>/."),
+    )  # fmt: skip
+    rating_a = forms.FloatField(
+        label=_("or A's rating"), required=False, min_value=-10000, max_value=10000
+    )
+    b = forms.IntegerField(label=_("Player B (black): player number"), required=False, min_value=1)
+    rating_b = forms.FloatField(
+        label=_("or B's rating"), required=False, min_value=-10000, max_value=10000
+    )
+    handicap = forms.IntegerField(
+        label=_("Handicap stones (B takes them)"), min_value=0, max_value=9, initial=0,
+        required=False,
+    )  # fmt: skip
+
+    def clean(self) -> dict[str, Any]:
+        data = super().clean()
+        for side in ("a", "b"):
+            if data.get(side) is None and data.get(f"rating_{side}") is None:
+                self.add_error(f"rating_{side}", _("Give a player or a rating."))
+        return data
+
+
+class ContactForm(forms.ModelForm):
+    class Meta:
+        model = Member
+        fields = ["email", "phone"]

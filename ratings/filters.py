@@ -1,0 +1,89 @@
+"""The rating list's filter: country, club, grade range, active/all, name search."""
+
+from __future__ import annotations
+
+import datetime as dt
+from typing import Any
+
+import django_filters
+from django import forms
+from django.db.models import Q, QuerySet
+from django.utils import timezone
+from django.utils.translation import gettext_lazy as _
+
+from clubsite.fields import parse_grade
+from clubsite.models import Club
+from ratings.models import RatingList
+from ratings.selectors import active_q
+from ratings.systems.grades import ALL_GRADES
+
+GRADE_CHOICES = [(str(g), str(g)) for g in reversed(ALL_GRADES)]
+ACTIVE_CHOICES = [("active", _("Active players")), ("all", _("Everyone"))]
+
+
+class RatingEntryFilter(django_filters.FilterSet):
+    q = django_filters.CharFilter(method="filter_name", label=_("Name"))
+    country = django_filters.ChoiceFilter(
+        field_name="member__country", label=_("Country"), empty_label=_("All countries")
+    )
+    club = django_filters.ModelChoiceFilter(
+        field_name="member__club", queryset=Club.objects.none(), label=_("Club"),
+        empty_label=_("All clubs"),
+    )  # fmt: skip
+    grade_min = django_filters.ChoiceFilter(
+        choices=GRADE_CHOICES, method="filter_grade_min", label=_("Grade from"),
+        empty_label="—",
+    )  # fmt: skip
+    grade_max = django_filters.ChoiceFilter(
+        choices=GRADE_CHOICES, method="filter_grade_max", label=_("Grade to"), empty_label="—"
+    )
+    active = django_filters.ChoiceFilter(
+        choices=ACTIVE_CHOICES, method="filter_active", label=_("Show"), empty_label=None
+    )
+
+    def __init__(
+        self,
+        data: Any = None,
+        *args: Any,
+        rating_list: RatingList,
+        countries: list[str],
+        clubs: QuerySet[Club],
+        **kwargs: Any,
+    ) -> None:
+        data = data.copy() if data is not None else {}
+        if not data.get("active"):
+            data["active"] = "active"
+        super().__init__(data, *args, **kwargs)
+        self.filters["country"].extra["choices"] = [(c, c) for c in countries]
+        self.rating_list = rating_list
+        self.filters["club"].queryset = clubs
+        self.form.fields["q"].widget = forms.TextInput(
+            attrs={"placeholder": _("Family or given name"), "type": "search"}
+        )
+
+    def filter_name(self, queryset: QuerySet, name: str, value: str) -> QuerySet:
+        query = Q()
+        for word in value.split()[:4]:
+            query &= (
+                Q(member__family_name__icontains=word)
+                | Q(member__given_name__icontains=word)
+                | Q(member__native_name__icontains=word)
+            )
+        return queryset.filter(query)
+
+    def filter_grade_min(self, queryset: QuerySet, name: str, value: str) -> QuerySet:
+        grade = parse_grade(value)
+        return queryset.filter(grade__gte=grade.rank) if grade else queryset
+
+    def filter_grade_max(self, queryset: QuerySet, name: str, value: str) -> QuerySet:
+        grade = parse_grade(value)
+        return queryset.filter(grade__lte=grade.rank) if grade else queryset
+
+    def filter_active(self, queryset: QuerySet, name: str, value: str) -> QuerySet:
+        if value == "all":
+            return queryset
+        return queryset.filter(active_q(today()))
+
+
+def today() -> dt.date:
+    return timezone.localdate()

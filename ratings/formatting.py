@@ -1,0 +1,58 @@
+"""How ratings, changes and expectations are shown to people (locale-aware)."""
+
+from __future__ import annotations
+
+import math
+from decimal import ROUND_HALF_UP, Decimal
+
+from django.utils.formats import number_format
+
+# Systems whose ratings are shown with one decimal (UFGO's IK is kept to 0.1).
+ONE_DECIMAL = frozenset({"ufgo"})
+
+
+def _half_up(value: float, places: int) -> Decimal:
+    quantum = Decimal(1).scaleb(-places)
+    return Decimal(repr(value)).quantize(quantum, rounding=ROUND_HALF_UP)
+
+
+def rating_number(value: float | None, system: str) -> Decimal | None:
+    """The rating as shown: half up to an integer, or to 0.1 for UFGO."""
+    if value is None or not math.isfinite(value):
+        return None
+    return _half_up(value, 1 if system in ONE_DECIMAL else 0)
+
+
+def format_rating(value: float | None, system: str, provisional: bool = False) -> str:
+    """`1345`, `1345*` when provisional, '' when none; decimals in the user's locale."""
+    number = rating_number(value, system)
+    if number is None:
+        return ""
+    places = 1 if system in ONE_DECIMAL else 0
+    text = number_format(number, places)
+    return f"{text}*" if provisional else text
+
+
+def format_change(value: float | None, system: str) -> str:
+    """A signed change: `+12`, `−3`, `0`; one more decimal than the rating itself."""
+    if value is None or not math.isfinite(value):
+        return ""
+    places = 2 if system in ONE_DECIMAL else 1
+    number = _half_up(value, places)
+    if number == 0:
+        return number_format(Decimal(0), places)
+    text = number_format(abs(number), places)
+    return f"+{text}" if number > 0 else f"−{text}"
+
+
+def format_expectation(value: float | None) -> str:
+    """An expected score (0…1) with three decimals in the user's locale."""
+    if value is None or not math.isfinite(value):
+        return ""
+    return number_format(_half_up(value, 3), 3)
+
+
+def format_percent(value: float | None) -> str:
+    if value is None or not math.isfinite(value):
+        return ""
+    return number_format(_half_up(value * 100, 1), 1) + " %"

@@ -1,0 +1,281 @@
+"""Reads for the public rating pages: lists, entries, a player's history and chart."""
+
+from __future__ import annotations
+
+import datetime as dt
+from collections import defaultdict
+from dataclasses import dataclass, field
+from typing import Any
+
+from django.db.models import Count, F, Q, QuerySet, Window
+from django.db.models.functions import Rank
+
+from clubsite.models import Club, Member
+from ratings.formatting import rating_number
+from ratings.models import PublishedEntry, PublishedList, RatingEntry, RatingHistory, RatingList
+from tournaments.models import Game, Tournament
+
+
+def rating_list_all() -> QuerySet[RatingList]:
+    """Every list with how many players are rated in it."""
+    return RatingList.objects.select_related("owner_club").annotate(
+        players=Count("entries", filter=Q(entries__rating__isnull=False))
+    )
+
+
+def active_q(today: dt.date) -> Q:
+    """The live list's default: entries not yet out for inactivity (EGF), or never out."""
+    return Q(active_until__isnull=True) | Q(active_until__gte=today)
+
+
+def rating_entries(rating_list: RatingList) -> QuerySet[RatingEntry]:
+    """The list's rated entries with member and club, ready to filter and sort."""
+    return (
+        RatingEntry.objects.filter(rating_list=rating_list, rating__isnull=False)
+        .select_related("member", "member__club")
+        .only(
+            "id", "rating", "provisional", "grade", "tournaments", "games", "last_played",
+            "active_until", "rating_list_id",
+            "member__id", "member__family_name", "member__given_name", "member__country",
+            "member__club__id", "member__club__name", "member__club__slug",
+        )
+    )  # fmt: skip
+
+
+def with_rank(entries: QuerySet[RatingEntry]) -> QuerySet[RatingEntry]:
+    """Annotate `rank`: the place by rating among the rows the filter kept (ties share)."""
+    return entries.annotate(rank=Window(Rank(), order_by=F("rating").desc()))
+
+
+def rating_list_countries(rating_list: RatingList) -> list[str]:
+    rows = (
+        Member.objects.filter(rating_entries__rating_list=rating_list)
+        .exclude(country="")
+        .values_list("country", flat=True)
+        .distinct()
+        .order_by("country")
+    )
+    return list(rows)
+
+
+def snapshots_of(rating_list: RatingList) -> QuerySet[PublishedList]:
+    return PublishedList.objects.filter(rating_list=rating_list).order_by("-date")
+
+
+def snapshot_entries(snapshot: PublishedList) -> QuerySet[PublishedEntry]:
+    return PublishedEntry.objects.filter(snapshot=snapshot).select_related("member", "member__club")
+
+
+# --- A player's profile --------------------------------------------------------------------
+
+
+@dataclass
+class GameLine:
+    round: int
+    opponent_id: int | None
+    opponent_name: str
+    opponent_rating: float | None
+    score: float | None
+    expected: float | None
+    change: float | None
+
+
+@dataclass
+class HistoryLine:
+    row: RatingHistory
+    games: list[GameLine]
+
+
+@dataclass
+class ListSection:
+    rating_list: RatingList
+    entry: RatingEntry | None
+    lines: list[HistoryLine] = field(default_factory=list)
+
+
+@dataclass
+class HeadToHead:
+    opponent_id: int
+    opponent_name: str
+    wins: int = 0
+    losses: int = 0
+    draws: int = 0
+
+    @property
+    def games(self) -> int:
+        return self.wins + self.losses + self.draws
+
+
+@dataclass
+class Profile:
+    member: Member
+    sections: list[ListSection]
+    chart: dict[str, Any]
+    grade_history: list[dict[str, Any]]
+    head_to_head: list[HeadToHead]
+
+
+def player_get(pk: int) -> Member:
+    return Member.objects.select_related("club").get(pk=pk)
+
+
+def player_profile(member: Member) -> Profile:
+    """Everything the profile shows, in a fixed, small number of queries."""
+    entries = {
+        e.rating_list_id: e
+        for e in RatingEntry.objects.filter(member=member).select_related("rating_list")
+    }
+    history = list(
+        RatingHistory.objects.filter(member=member)
+        .select_related("rating_list", "tournament")
+        .only(
+            "id", "date", "sequence", "rating_in", "before", "after", "change", "games_count",
+            "rated", "provisional", "anomalous", "reset", "grade", "breakdown",
+            "rating_list__id", "rating_list__name", "rating_list__slug", "rating_list__system",
+            "tournament__id", "tournament__name", "tournament__city", "tournament__end_date",
+            "tournament__tournament_class",
+        )
+        .order_by("rating_list__name", "date", "sequence")
+    )  # fmt: skip
+    opponent_ids = {
+        g.get("opponent")
+        for row in history
+        for g in (row.breakdown or [])
+        if isinstance(g, dict) and g.get("opponent") is not None
+    }
+    names = _member_names(opponent_ids)
+
+    sections: dict[int, ListSection] = {}
+    for entry in entries.values():
+        sections[entry.rating_list_id] = ListSection(entry.rating_list, entry)
+    for row in history:
+        section = sections.get(row.rating_list_id)
+        if section is None:
+            section = sections[row.rating_list_id] = ListSection(row.rating_list, None)
+        section.lines.append(HistoryLine(row, _game_lines(row.breakdown, names)))
+    ordered = sorted(sections.values(), key=lambda s: s.rating_list.name)
+    for section in ordered:
+        section.lines.reverse()  # newest first in the table
+
+    return Profile(
+        member=member,
+        sections=ordered,
+        chart=_chart_data(ordered),
+        grade_history=_grade_history(member),
+        head_to_head=head_to_head(member),
+    )
+
+
+def _member_names(ids: set[Any]) -> dict[int, str]:
+    clean = {int(i) for i in ids if isinstance(i, int | str) and str(i).isdigit()}
+    if not clean:
+        return {}
+    rows = Member.objects.filter(pk__in=clean).values_list("pk", "given_name", "family_name")
+    return {pk: f"{given} {family}".strip() for pk, given, family in rows}
+
+
+def _game_lines(breakdown: Any, names: dict[int, str]) -> list[GameLine]:
+    lines = []
+    for item in breakdown or []:
+        if not isinstance(item, dict):
+            continue
+        opponent = item.get("opponent")
+        opponent_id = int(opponent) if str(opponent).isdigit() else None
+        lines.append(
+            GameLine(
+                round=item.get("round") or 0,
+                opponent_id=opponent_id,
+                opponent_name=names.get(opponent_id, "") if opponent_id else str(opponent or ""),
+                opponent_rating=item.get("opponent_rating"),
+                score=item.get("score"),
+                expected=item.get("expected"),
+                change=item.get("change"),
+            )
+        )
+    return lines
+
+
+def _chart_data(sections: list[ListSection]) -> dict[str, Any]:
+    """One line per list: points (date, rating after) in date order; JSON-safe."""
+    datasets = []
+    for section in sections:
+        system = section.rating_list.system
+        points = []
+        for line in reversed(section.lines):  # oldest first
+            row = line.row
+            if not row.rated or row.after is None:
+                continue
+            shown = rating_number(row.after, system)
+            points.append({"x": row.date.isoformat(), "y": float(shown), "t": row.tournament.name})
+        if points:
+            datasets.append({"label": section.rating_list.name, "data": points})
+    return {"datasets": datasets}
+
+
+def _grade_history(member: Member) -> list[dict[str, Any]]:
+    """The grade he played at, each time it changed (from his tournament entries)."""
+    rows = (
+        member.participations.filter(grade__isnull=False)
+        .select_related("tournament")
+        .only("grade", "tournament__id", "tournament__name", "tournament__end_date")
+        .order_by("tournament__end_date", "tournament__id")
+    )
+    changes: list[dict[str, Any]] = []
+    for row in rows:
+        if not changes or changes[-1]["grade"] != row.grade:
+            changes.append(
+                {"grade": row.grade, "date": row.tournament.end_date, "tournament": row.tournament}
+            )
+    changes.reverse()
+    return changes
+
+
+def head_to_head(member: Member) -> list[HeadToHead]:
+    """His record against every opponent he met in played games of non-draft tournaments."""
+    games = (
+        Game.objects.filter(Q(white=member) | Q(black=member), kind=Game.Kind.PLAYED)
+        .exclude(tournament__status=Tournament.Status.DRAFT)
+        .values_list("white_id", "black_id", "result")
+    )
+    table: dict[int, HeadToHead] = {}
+    counts: dict[int, list[int]] = defaultdict(lambda: [0, 0, 0])
+    for white, black, result in games:
+        opponent = black if white == member.pk else white
+        if opponent is None:
+            continue
+        mine = "white" if white == member.pk else "black"
+        slot = 2 if result == "draw" else (0 if result == mine else 1)
+        counts[opponent][slot] += 1
+    names = _member_names(set(counts))
+    for opponent, (w, lost, d) in counts.items():
+        table[opponent] = HeadToHead(opponent, names.get(opponent, "?"), w, lost, d)
+    return sorted(table.values(), key=lambda h: (-h.games, h.opponent_name))
+
+
+def games_between(member: Member, opponent_id: int) -> QuerySet[Game]:
+    return (
+        Game.objects.filter(
+            Q(white=member, black_id=opponent_id) | Q(white_id=opponent_id, black=member)
+        )
+        .exclude(tournament__status=Tournament.Status.DRAFT)
+        .select_related("tournament", "white", "black")
+        .order_by("-tournament__end_date", "round")
+    )
+
+
+def current_rating(member_id: int, system: str) -> RatingEntry | None:
+    """His standing in the first list (by name) of that system, if any."""
+    return (
+        RatingEntry.objects.filter(
+            member_id=member_id, rating_list__system=system, rating__isnull=False
+        )
+        .select_related("rating_list")
+        .order_by("rating_list__name")
+        .first()
+    )
+
+
+def rating_list_clubs(rating_list: RatingList) -> QuerySet[Club]:
+    """Clubs with at least one member in the list (for the filter)."""
+    members = RatingEntry.objects.filter(rating_list=rating_list).values("member__club_id")
+    return Club.objects.filter(pk__in=members).only("id", "name", "slug").order_by("name")

@@ -1,0 +1,41 @@
+"""Template filters for ratings: `{{ entry.rating|rating:system }}` and friends."""
+
+from __future__ import annotations
+
+from django import template
+
+from ratings import formatting
+
+register = template.Library()
+
+
+@register.filter
+def rating(value: float | None, system: str) -> str:
+    return formatting.format_rating(value, system)
+
+
+@register.simple_tag
+def show_rating(value: float | None, system: str, provisional: bool = False) -> str:
+    return formatting.format_rating(value, system, provisional)
+
+
+@register.filter
+def change(value: float | None, system: str) -> str:
+    return formatting.format_change(value, system)
+
+
+@register.filter
+def change_class(value: float | None) -> str:
+    if value is None or value == 0:
+        return ""
+    return "change-up" if value > 0 else "change-down"
+
+
+@register.filter
+def expectation(value: float | None) -> str:
+    return formatting.format_expectation(value)
+
+
+@register.filter
+def percent(value: float | None) -> str:
+    return formatting.format_percent(value)

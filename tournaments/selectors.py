@@ -1,0 +1,217 @@
+"""Reads for tournament pages: the public list, one tournament, its crosstable.
+
+`crosstable(tournament)` is shared with the club-admin and referee pages.
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from dataclasses import dataclass, field
+from decimal import Decimal
+
+from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
+from django.db.models import Count, QuerySet
+
+from ratings.models import ListTournament, RatingHistory
+from tournaments.models import Game, Participant, Tournament
+
+PUBLIC_STATUSES = (
+    Tournament.Status.SUBMITTED,
+    Tournament.Status.APPROVED,
+    Tournament.Status.REJECTED,
+)
+WIN, LOSS, DRAW = Decimal(1), Decimal(0), Decimal("0.5")
+
+
+def tournament_public_list() -> QuerySet[Tournament]:
+    """Every tournament the public may see (not drafts), newest first."""
+    return (
+        Tournament.objects.filter(status__in=PUBLIC_STATUSES)
+        .select_related("organiser")
+        .annotate(players=Count("participants", distinct=True))
+        .order_by("-end_date", "-id")
+    )
+
+
+def tournaments_recent_rated(limit: int = 8) -> QuerySet[Tournament]:
+    return tournament_public_list().filter(status=Tournament.Status.APPROVED)[:limit]
+
+
+def tournaments_waiting(limit: int = 8) -> QuerySet[Tournament]:
+    return tournament_public_list().filter(status=Tournament.Status.SUBMITTED)[:limit]
+
+
+def tournament_get(pk: int) -> Tournament:
+    return Tournament.objects.select_related("organiser").get(pk=pk)
+
+
+def tournament_visible(user: AbstractBaseUser | AnonymousUser, tournament: Tournament) -> bool:
+    from tournaments.permissions import can_view
+
+    return can_view(user, tournament)
+
+
+@dataclass
+class Cell:
+    """One round of one player: whom he met (by place), colour, handicap, result."""
+
+    round: int
+    opponent: Participant | None = None
+    opponent_number: int | None = None
+    colour: str = ""  # "w" / "b" / "" for a bye or no game
+    handicap: int = 0
+    result: str = ""  # "+", "-", "=", or "" (no game)
+    kind: str = ""
+    points: Decimal = LOSS
+
+    @property
+    def css(self) -> str:
+        return {"+": "win", "-": "loss", "=": "draw"}.get(self.result, "")
+
+    @property
+    def text(self) -> str:
+        """EGD style: `3+/w2` (opponent 3, won, white, handicap 2); byes as `0+`, `0=`, `0-`."""
+        if self.kind in Game.BYES:
+            return f"0{self.result}"
+        if self.opponent_number is None:
+            return "0"
+        text = f"{self.opponent_number}{self.result}"
+        if self.colour:
+            text += f"/{self.colour}"
+            if self.handicap:
+                text += str(self.handicap)
+        if self.kind == Game.Kind.FORFEIT:
+            text += "!"
+        return text
+
+
+@dataclass
+class RatingChange:
+    list_name: str
+    list_slug: str
+    system: str
+    before: float | None
+    after: float | None
+    change: float | None
+    provisional: bool
+    rated: bool
+
+
+@dataclass
+class Row:
+    number: int
+    participant: Participant
+    cells: list[Cell]
+    points: Decimal = Decimal(0)
+    changes: list[RatingChange] = field(default_factory=list)
+
+    @property
+    def member(self):  # noqa: ANN201 - the participant's member
+        return self.participant.member
+
+
+@dataclass
+class Crosstable:
+    tournament: Tournament
+    rounds: list[int]
+    rows: list[Row]
+    lists: list[ListTournament]
+
+    @property
+    def has_changes(self) -> bool:
+        return any(row.changes for row in self.rows)
+
+
+def _score(game: Game, white: bool) -> tuple[str, Decimal]:
+    if game.kind == Game.Kind.BYE_FULL:
+        return "+", WIN
+    if game.kind == Game.Kind.BYE_HALF:
+        return "=", DRAW
+    if game.kind == Game.Kind.BYE_ZERO:
+        return "-", LOSS
+    if game.result == Game.Result.DRAW:
+        return "=", DRAW
+    won = (game.result == Game.Result.WHITE) == white
+    return ("+", WIN) if won else ("-", LOSS)
+
+
+def crosstable(tournament: Tournament, *, with_changes: bool = True) -> Crosstable:
+    """The table: players by place (then points), each round's cell, points, rating changes.
+
+    Four queries: participants, games, list links and (when asked) the rating history.
+    """
+    participants = list(
+        Participant.objects.filter(tournament=tournament).select_related("member", "member__club")
+    )
+    games = list(Game.objects.filter(tournament=tournament).order_by("round", "id"))
+    rounds = sorted({g.round for g in games} | set(range(1, (tournament.rounds or 0) + 1)))
+    cells: dict[int, dict[int, Cell]] = defaultdict(dict)
+    points: dict[int, Decimal] = defaultdict(Decimal)
+    for game in games:
+        for member_id, opponent_id, white in (
+            (game.white_id, game.black_id, True),
+            (game.black_id, game.white_id, False),
+        ):
+            if member_id is None:
+                continue
+            result, score = _score(game, white)
+            cell = Cell(
+                round=game.round,
+                colour="" if opponent_id is None else ("w" if white else "b"),
+                handicap=game.handicap,
+                result=result,
+                kind=game.kind,
+                points=score,
+            )
+            cell.opponent_id = opponent_id  # type: ignore[attr-defined]
+            cells[member_id][game.round] = cell
+            points[member_id] += score
+
+    def order(p: Participant) -> tuple:
+        return (p.place is None, p.place or 0, -points[p.member_id], p.member.family_name)
+
+    participants.sort(key=order)
+    number_of = {p.member_id: index + 1 for index, p in enumerate(participants)}
+    by_member = {p.member_id: p for p in participants}
+    rows = []
+    for p in participants:
+        row_cells = []
+        for r in rounds:
+            cell = cells[p.member_id].get(r) or Cell(round=r)
+            opponent_id = getattr(cell, "opponent_id", None)
+            if opponent_id is not None:
+                cell.opponent = by_member.get(opponent_id)
+                cell.opponent_number = number_of.get(opponent_id)
+            row_cells.append(cell)
+        rows.append(Row(number_of[p.member_id], p, row_cells, points[p.member_id]))
+
+    links = list(
+        ListTournament.objects.filter(tournament=tournament)
+        .select_related("rating_list")
+        .order_by("rating_list__name")
+    )
+    if with_changes and tournament.status == Tournament.Status.APPROVED:
+        _attach_changes(tournament, rows)
+    return Crosstable(tournament, rounds, rows, links)
+
+
+def _attach_changes(tournament: Tournament, rows: list[Row]) -> None:
+    history = (
+        RatingHistory.objects.filter(tournament=tournament)
+        .select_related("rating_list")
+        .only(
+            "member_id", "before", "after", "change", "provisional", "rated",
+            "rating_list__name", "rating_list__slug", "rating_list__system",
+        )
+        .order_by("rating_list__name")
+    )  # fmt: skip
+    by_member: dict[int, list[RatingChange]] = defaultdict(list)
+    for h in history:
+        by_member[h.member_id].append(
+            RatingChange(
+                h.rating_list.name, h.rating_list.slug, h.rating_list.system,
+                h.before, h.after, h.change, h.provisional, h.rated,
+            )
+        )  # fmt: skip
+    for row in rows:
+        row.changes = by_member.get(row.participant.member_id, [])
