@@ -122,6 +122,8 @@ def crossing_adjustment(old: Rating, new: Rating) -> Rating:
 
 def round_half_away(x: Rating) -> int:
     """Exact round half away from zero (Part B, U7): 2395.5 -> 2396, -2.5 -> -3."""
+    if isinstance(x, int):
+        return x
     exact = Fraction(x)
     magnitude = (2 * abs(exact.numerator) + exact.denominator) // (2 * exact.denominator)
     return magnitude if exact >= 0 else -magnitude
@@ -151,26 +153,28 @@ def rate(event: EventInput) -> EventOutput:
     for index, game in ordered:
         _check_game(game, index, current)
         white_old, black_old = current[game.white], current[game.black]
-        white_score = _score_name(game, game.white)
-        black_score = _score_name(game, game.black)
-        white_we = expectation(black_old - white_old)
-        black_we = expectation(white_old - black_old)
-        white_new = rating_after_game(
-            white_old,
-            points(k_factor(white_old), _SCORES[white_score], white_we, params.min_change),
-            params,
-        )
-        black_new = rating_after_game(
-            black_old,
-            points(k_factor(black_old), _SCORES[black_score], black_we, params.min_change),
-            params,
-        )
+        # Both sides are computed from the ratings before the game (U2).
+        white_we, white_new = _play(white_old, black_old, _score_name(game, game.white), params)
+        black_we, black_new = _play(black_old, white_old, _score_name(game, game.black), params)
         current[game.white], current[game.black] = white_new, black_new
-        games[game.white].append(_game_output(game, game.white, white_we, white_old, white_new))
-        games[game.black].append(_game_output(game, game.black, black_we, black_old, black_new))
+        games[game.white].append(_game_output(game, game.white, white_we, white_new - white_old))
+        games[game.black].append(_game_output(game, game.black, black_we, black_new - black_old))
 
     players = tuple(_player_output(pid, before[pid], current[pid], games[pid]) for pid in before)
     return EventOutput(system=SYSTEM.code, event=event.event.id, players=players, notes=(NOTE,))
+
+
+def _play(own: Rating, opponent: Rating, score: str, params: _Params) -> tuple[float, int]:
+    """One player's side of a game: (We as reported, rating after the game)."""
+    we, d = _expectation_and_points(opponent - own, k_factor(own), score, params.min_change)
+    return we, rating_after_game(own, d, params)
+
+
+@lru_cache(maxsize=65_536)
+def _expectation_and_points(dr: Rating, k: int, score: str, min_change: int) -> tuple[float, int]:
+    """(We as the nearest double, d); memoised because whole-number dr values repeat a lot."""
+    we = expectation(dr)
+    return float(we), points(k, _SCORES[score], we, min_change)
 
 
 def _read_params(given: Mapping[str, JSON]) -> _Params:
@@ -248,15 +252,15 @@ def _score_name(game: Game, player_id: str) -> str:
     return "win" if score == 1 else "draw" if score == 0.5 else "loss"
 
 
-def _game_output(game: Game, pid: str, we: Decimal, old: Rating, new: int) -> GameOutput:
+def _game_output(game: Game, pid: str, we: float, change: Rating) -> GameOutput:
     """Per-game line (U11): We at full precision, change including crossing and floor."""
     score = game.score_of(pid)
     return GameOutput(
         round=game.round,
         opponent=game.opponent_of(pid),
         score=0.5 if score == 0.5 else int(score),
-        expected=float(we),
-        change=_plain(new - old),
+        expected=we,
+        change=_plain(change),
     )
 
 

@@ -27,3 +27,22 @@ def test_example_is_reproduced_exactly(
 
 def test_there_are_examples() -> None:
     assert len(EXAMPLES) >= 6
+
+
+@pytest.mark.xfail(
+    strict=True,
+    reason="io.parse_event rejects a player twice in one round, but uscf U2 allows it "
+    "(a batch of Zone games); the core needs a per-system switch",
+)
+def test_u2_same_round_games_are_accepted_through_rate_json() -> None:
+    document = {
+        "system": "uscf",
+        "event": {"id": "batch", "date": "2002-03-04"},
+        "players": [{"id": "a", "rating": 1600}, {"id": "b", "rating": 1400}],
+        "games": [
+            {"round": 1, "white": "a", "black": "b", "result": "white"},
+            {"round": 1, "white": "b", "black": "a", "result": "white"},
+        ],
+    }
+    result: Any = rate_json(document)
+    assert [len(p["games"]) for p in result["players"]] == [2, 2]
