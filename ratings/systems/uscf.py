@@ -38,6 +38,7 @@ DEFAULT_PARAMS: dict[str, JSON] = {
     "min_change": 1,
 }
 MIN_CHANGE_LIMITS = (0, 16)  # Part D: integer 0-16, so |d| never exceeds K (U4, U6)
+PARAM_RATING_LIMIT = 1_000_000  # `start` and `floor` are ratings: same bound as io puts on ratings
 
 # Lower bound of each category and its K; categories are half-open (U3).
 CATEGORY_BOUNDS = (2100, 2400)
@@ -183,11 +184,9 @@ def _read_params(given: Mapping[str, JSON]) -> _Params:
         if name not in DEFAULT_PARAMS:
             raise BadInput(f"params.{name}", "unknown parameter for uscf")
     merged = {**DEFAULT_PARAMS, **given}
-    start = merged["start"]
-    if not _is_finite_number(start):
-        raise BadInput("params.start", "must be a finite number")
-    floor = merged["floor"]
-    if not _is_finite_number(floor) or not float(floor).is_integer():  # type: ignore[arg-type]
+    start = _rating_param(merged["start"], "start")
+    floor = _rating_param(merged["floor"], "floor")
+    if not float(floor).is_integer():
         raise BadInput("params.floor", "must be a whole number")
     crossing = merged["crossing"]
     if not isinstance(crossing, bool):
@@ -198,13 +197,18 @@ def _read_params(given: Mapping[str, JSON]) -> _Params:
         raise BadInput("params.min_change", "must be an integer")
     if not low <= min_change <= high:
         raise BadInput("params.min_change", f"must be between {low} and {high}")
-    return _Params(float(start), int(floor), crossing, min_change)  # type: ignore[arg-type]
+    return _Params(start, int(floor), crossing, min_change)
 
 
-def _is_finite_number(value: JSON) -> bool:
+def _rating_param(value: JSON, name: str) -> float:
+    """A rating-valued parameter: a finite number no larger than any rating the contract takes."""
     if isinstance(value, bool) or not isinstance(value, int | float):
-        return False
-    return math.isfinite(value)
+        raise BadInput(f"params.{name}", "must be a number")
+    if isinstance(value, float) and not math.isfinite(value):
+        raise BadInput(f"params.{name}", "must be finite")
+    if abs(value) > PARAM_RATING_LIMIT:
+        raise BadInput(f"params.{name}", f"out of range (at most {PARAM_RATING_LIMIT} in size)")
+    return value
 
 
 def _starting_rating(rating: float | None, index: int, params: _Params) -> float:

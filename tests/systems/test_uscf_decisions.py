@@ -70,7 +70,9 @@ def test_u1_beating_a_player_800_higher_earns_about_k() -> None:
 
 def test_u1_favourite_expects_more_than_half() -> None:
     out = rate({"a": 1800, "b": 1600}, [(1, "a", "b", "draw")])
-    assert player(out, "a").games[0].expected > 0.5 > player(out, "b").games[0].expected
+    favourite, underdog = player(out, "a").games[0].expected, player(out, "b").games[0].expected
+    assert favourite is not None and underdog is not None
+    assert favourite > 0.5 > underdog
     assert after(out, "a") == 1800 - 8  # 32 * (0.5 - 0.7597) = -8.3 -> -8
 
 
@@ -382,6 +384,9 @@ def test_system_registration_entry() -> None:
         ({"start": True}, "params.start"),
         ({"start": float("inf")}, "params.start"),
         ({"floor": 100.5}, "params.floor"),
+        ({"floor": 10**400}, "params.floor"),
+        ({"start": -(10**400)}, "params.start"),
+        ({"start": 1e7}, "params.start"),
         ({"floor": None}, "params.floor"),
         ({"crossing": "yes"}, "params.crossing"),
         ({"crossing": 1}, "params.crossing"),
