@@ -24,6 +24,9 @@ from ratings.systems.registry import SYSTEMS
 from tournaments.models import Game as GameRow
 from tournaments.models import Participant, Tournament
 
+# Above this many players a replay reads every member's state in one sweep instead.
+MEMBER_FILTER_LIMIT = 20000
+
 
 @dataclass
 class MemberState:
@@ -83,9 +86,26 @@ def _rank(value: Grade | int | None) -> int | None:
     return value.rank if isinstance(value, Grade) else value
 
 
-def states_before(rating_list: RatingList, day: dt.date) -> dict[int, MemberState]:
-    """Every member's state in the list just before `day` (from the stored history)."""
+def states_before(
+    rating_list: RatingList, day: dt.date, member_ids: list[int] | None = None
+) -> dict[int, MemberState]:
+    """Members' states in the list just before `day` (from the stored history): all of
+    them, or only `member_ids` (a replay needs only the players it rates)."""
+    if member_ids is not None and len(member_ids) <= MEMBER_FILTER_LIMIT:
+        states: dict[int, MemberState] = {}
+        for chunk in _chunks(member_ids, 5000):
+            states.update(_states(rating_list, day, chunk))
+        return states
+    return _states(rating_list, day, None)
+
+
+def _states(
+    rating_list: RatingList, day: dt.date, member_ids: list[int] | None
+) -> dict[int, MemberState]:
+    """One sweep over the stored history before `day`."""
     earlier = RatingHistory.objects.filter(rating_list=rating_list, date__lt=day)
+    if member_ids is not None:
+        earlier = earlier.filter(member_id__in=member_ids)
     states: dict[int, MemberState] = {}
     totals = earlier.values("member_id").annotate(
         n=Count("id"), g=Sum("games_count"), best=Max("grade"), last=Max("date")
@@ -167,11 +187,9 @@ def replay(
     stored states just before it. `include` adds a not-yet-approved table (the preview)."""
     system_code = rating_list.system
     system = SYSTEMS[system_code]
-    states = states_before(rating_list, from_date)
     tournaments = tournaments_from(rating_list, from_date, include=include, exclude=exclude)
-    outcome = ReplayOutcome(from_date=from_date, states=states)
     if not tournaments:
-        return outcome
+        return ReplayOutcome(from_date=from_date)
     sequence = (
         RatingHistory.objects.filter(rating_list=rating_list, date__lt=from_date).aggregate(
             m=Max("sequence")
@@ -193,6 +211,8 @@ def replay(
     member_ids = sorted(
         {m for games in games_by_tournament.values() for g in games for m in g[1:3]}
     )
+    states = states_before(rating_list, from_date, member_ids)
+    outcome = ReplayOutcome(from_date=from_date, states=states)
     members: dict[int, tuple[dt.date | None, int | None, int | None]] = {}
     for chunk in _chunks(member_ids):
         for m_id, birth, fide, grade in Member.objects.filter(pk__in=chunk).values_list(

@@ -190,6 +190,10 @@ def _store(rating_list: RatingList, outcome: ReplayOutcome) -> None:
     stale = RatingHistory.objects.filter(rating_list=rating_list, date__gte=outcome.from_date)
     affected = set(stale.values_list("member_id", flat=True)) | outcome.touched
     stale.delete()
+    # Players who lost tournaments from the date on but play none in the replay (a table
+    # taken out) fall back to where they stood before it.
+    missing = sorted(affected - set(outcome.states))
+    outcome.states.update(states_before(rating_list, outcome.from_date, missing))
     RatingHistory.objects.bulk_create(
         (RatingHistory(rating_list=rating_list, **row.__dict__) for row in outcome.rows),
         batch_size=5000,

@@ -207,3 +207,30 @@ def test_recompute_twice_changes_nothing(django_capture_on_commit_callbacks):
     rating_list_recompute(rating_list_id=rating_list.pk, trigger="t", from_date=dt.date(2020, 1, 1))
     rating_list_recompute(rating_list_id=rating_list.pk, trigger="t", from_date=dt.date(2020, 1, 1))
     assert (history_snapshot(rating_list), entries_snapshot(rating_list)) == before
+
+
+def test_reopening_the_only_tournament_of_some_players_restores_their_earlier_standing(
+    django_capture_on_commit_callbacks,
+):
+    rng = random.Random(11)
+    club = ClubFactory()
+    players = members(rng, club, 12)
+    rating_list = RatingListFactory(system="egf")
+    early = tournament_with_games(rng, club=club, players=players[:6], day=dt.date(2021, 1, 1))
+    late = tournament_with_games(rng, club=club, players=players, day=dt.date(2021, 6, 1))
+    referee = staff_user()
+    for tournament in (early, late):
+        submitted(tournament, rating_list)
+        with django_capture_on_commit_callbacks(execute=True):
+            tournament_approve(tournament=tournament, by=referee)
+    early_only = dict(
+        RatingHistory.objects.filter(rating_list=rating_list, tournament=early).values_list(
+            "member_id", "after"
+        )
+    )
+    with django_capture_on_commit_callbacks(execute=True):
+        tournament_reopen(tournament=late, by=referee)
+    entries = dict(
+        RatingEntry.objects.filter(rating_list=rating_list).values_list("member_id", "rating")
+    )
+    assert entries == early_only
