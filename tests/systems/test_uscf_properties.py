@@ -14,8 +14,8 @@ from ratings.systems import BadInput, rate_json, uscf
 from ratings.systems.model import Event, EventInput, EventOutput, Game, Player, PlayerOutput
 from tests.systems.examples import load_examples
 
-PROPERTY_SETTINGS = settings(max_examples=200, deadline=None)
-FUZZ_SETTINGS = settings(max_examples=300, deadline=None)
+PROPERTY_SETTINGS = settings(max_examples=150, deadline=None)
+FUZZ_SETTINGS = settings(max_examples=200, deadline=None)
 
 PLAYER_IDS = [f"p{i}" for i in range(6)]
 
