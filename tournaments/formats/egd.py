@@ -571,10 +571,15 @@ def write(results: ResultsFile) -> str:
     )
     name_width = max(len(_name_token(p)) for p in results.players) if results.players else 0
     place_width = len(str(max(places.values(), default=1)))
+    seats = results.seats()
+    points_of = results.all_points()
     for player in results.players:
-        entries = [_entry_text(player.key, r, results, places) for r in range(1, rounds + 1)]
+        entries = [
+            _entry_text(player.key, seats.get((r, player.key)), places)
+            for r in range(1, rounds + 1)
+        ]
         club = (player.club or "xxxx").replace(" ", "_")
-        points = f"{results.points_of(player.key):g}"
+        points = f"{points_of[player.key]:g}"
         text = (
             f"{places[player.key]:>{place_width}} {_name_token(player):<{name_width}} "
             f"{player.grade:>3} {player.country} {club:<4} {points:>4}  "
@@ -637,14 +642,12 @@ def _name_token(player: FilePlayer) -> str:
     return " ".join(parts)
 
 
-def _entry_text(key: str, round_number: int, results: ResultsFile, places: dict[str, int]) -> str:
-    for game in results.games:
-        if game.round == round_number and key in (game.white, game.black):
-            return _game_entry(key, game, places)
-    for bye in results.byes:
-        if bye.round == round_number and bye.player == key:
-            symbol = {1.0: "+", 0.5: "="}.get(bye.points, "-")
-            return "0" + symbol + ("!" if bye.kind == "forfeit" else "")
+def _entry_text(key: str, seat: FileGame | FileBye | None, places: dict[str, int]) -> str:
+    if isinstance(seat, FileGame):
+        return _game_entry(key, seat, places)
+    if isinstance(seat, FileBye):
+        symbol = {1.0: "+", 0.5: "="}.get(seat.points, "-")
+        return "0" + symbol + ("!" if seat.kind == "forfeit" else "")
     return "0-"
 
 

@@ -59,21 +59,28 @@ class FormatError(ValueError):
         return tuple(p for p in self.problems if p.severity == "error")
 
 
+MAX_PROBLEMS_KEPT = 500  # a garbage upload must not build a million messages
+
+
 class ProblemLog:
     """Collects problems while a parser walks the file; raises at the end if any is an error."""
 
     def __init__(self) -> None:
         self.problems: list[Problem] = []
+        self.error_count = 0
+
+    def _add(self, problem: Problem) -> None:
+        if len(self.problems) < MAX_PROBLEMS_KEPT:
+            self.problems.append(problem)
+        elif len(self.problems) == MAX_PROBLEMS_KEPT:
+            self.problems.append(Problem(None, None, "Too many problems; the rest are not listed."))
 
     def error(self, line: int | None, message: str, column: int | None = None) -> None:
-        self.problems.append(Problem(line, column, message, "error"))
+        self.error_count += 1
+        self._add(Problem(line, column, message, "error"))
 
     def warn(self, line: int | None, message: str, column: int | None = None) -> None:
-        self.problems.append(Problem(line, column, message, "warning"))
-
-    @property
-    def error_count(self) -> int:
-        return sum(1 for p in self.problems if p.severity == "error")
+        self._add(Problem(line, column, message, "warning"))
 
     @property
     def has_errors(self) -> bool:
@@ -225,3 +232,22 @@ class ResultsFile:
     def points_of(self, key: str) -> float:
         games = sum(g.points_of(key) for g in self.games if key in (g.white, g.black))
         return games + sum(b.points for b in self.byes if b.player == key)
+
+    def seats(self) -> dict[tuple[int, str], FileGame | FileBye]:
+        """What each player did in each round, by (round, key): for writers."""
+        seats: dict[tuple[int, str], FileGame | FileBye] = {}
+        for game in self.games:
+            seats.setdefault((game.round, game.white), game)
+            seats.setdefault((game.round, game.black), game)
+        for bye in self.byes:
+            seats.setdefault((bye.round, bye.player), bye)
+        return seats
+
+    def all_points(self) -> dict[str, float]:
+        points = dict.fromkeys((p.key for p in self.players), 0.0)
+        for game in self.games:
+            for key in (game.white, game.black):
+                points[key] = points.get(key, 0.0) + game.points_of(key)
+        for bye in self.byes:
+            points[bye.player] = points.get(bye.player, 0.0) + bye.points
+        return points

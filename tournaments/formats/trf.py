@@ -524,8 +524,10 @@ def write(results: ResultsFile, version: Version | None = None) -> str:
             *(b.round for b in results.byes),
         ]
     )
+    seats = results.seats()
+    points = results.all_points()
     for player in results.players:
-        lines.append(_player_line(player, results, ranks, rounds))
+        lines.append(_player_line(player, seats, points[player.key], ranks, rounds))
     lines += list(results.details.extra_records)
     return "\r\n".join(lines) + "\r\n"
 
@@ -571,7 +573,11 @@ def _put(chars: list[str], span: tuple[int, int], value: str, right: bool = Fals
 
 
 def _player_line(
-    player: FilePlayer, results: ResultsFile, ranks: dict[str, int], rounds: int
+    player: FilePlayer,
+    seats: dict[tuple[int, str], FileGame | FileBye],
+    computed_points: float,
+    ranks: dict[str, int],
+    rounds: int,
 ) -> str:
     chars = [" "] * (FIRST_ROUND_COLUMN - 1 + ROUND_WIDTH * rounds)
     _put(chars, (1, 3), "001")
@@ -584,12 +590,12 @@ def _player_line(
     _put(chars, FEDERATION, player.federation or "")
     _put(chars, FIDE_ID, player.fide_id or "", right=True)
     _put(chars, BIRTH_DATE, _birth_text(player))
-    points = player.points if player.points is not None else results.points_of(player.key)
+    points = player.points if player.points is not None else computed_points
     _put(chars, POINTS, f"{points:.1f}", right=True)
     _put(chars, RANK, str(player.place or ""), right=True)
     for round_number in range(1, rounds + 1):
         column = FIRST_ROUND_COLUMN + ROUND_WIDTH * (round_number - 1)
-        block = _block_text(player.key, round_number, results, ranks)
+        block = _block_text(player.key, seats.get((round_number, player.key)), ranks)
         chars[column - 1 : column - 1 + len(block)] = list(block)
     return "".join(chars).rstrip()
 
@@ -600,15 +606,13 @@ def _birth_text(player: FilePlayer) -> str:
     return f"{player.birth_year:04d}" if player.birth_year else ""
 
 
-def _block_text(key: str, round_number: int, results: ResultsFile, ranks: dict[str, int]) -> str:
-    for game in results.games:
-        if game.round == round_number and key in (game.white, game.black):
-            opponent = game.black if key == game.white else game.white
-            colour = ("w" if key == game.white else "b") if game.colours_known else "-"
-            return f"{ranks[opponent]:>4} {colour} {_game_code(key, game)}"
-    for bye in results.byes:
-        if bye.round == round_number and bye.player == key:
-            return f"0000 - {_bye_code(bye)}"
+def _block_text(key: str, seat: FileGame | FileBye | None, ranks: dict[str, int]) -> str:
+    if isinstance(seat, FileGame):
+        opponent = seat.black if key == seat.white else seat.white
+        colour = ("w" if key == seat.white else "b") if seat.colours_known else "-"
+        return f"{ranks[opponent]:>4} {colour} {_game_code(key, seat)}"
+    if isinstance(seat, FileBye):
+        return f"0000 - {_bye_code(seat)}"
     return "    "
 
 
