@@ -57,11 +57,15 @@ def events(draw: st.DrawFn, min_change: int = 1, crossing: bool = True) -> Event
 def rating_path(result: PlayerOutput) -> list[tuple[float, float, float]]:
     """(rating before, score, rating after) for each game of a player, from the output."""
     assert result.before is not None
-    steps = []
+    steps: list[tuple[float, float, float]] = []
     rating = result.before
     for game in result.games:
-        steps.append((rating, game.score, rating + game.change))
-        rating += game.change
+        # Every rating after a game is a whole number (U7); the float sum only approximates it
+        # when the input rating was not whole.
+        after = round(rating + game.change)
+        assert abs(rating + game.change - after) < 1e-6
+        steps.append((rating, game.score, after))
+        rating = after
     return steps
 
 
