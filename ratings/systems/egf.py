@@ -8,7 +8,7 @@ player's change is the class-weighted sum of his games' changes, cut at
 from __future__ import annotations
 
 import math
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from operator import attrgetter
 
@@ -23,7 +23,7 @@ from ratings.systems.model import (
     PlayerOutput,
     RatingSystem,
 )
-from ratings.systems.numeric import interpolate, round_half_away
+from ratings.systems.numeric import round_half_away
 
 # --- Published constants (egf.md §1-§5) -------------------------------------------------
 
@@ -96,14 +96,44 @@ def rating_to_grade(rating: float, *, professional: bool = True) -> Grade:
 # --- Formulas (§2-§4) ----------------------------------------------------------------------
 
 
+def _segments(
+    table: tuple[tuple[float, float], ...],
+) -> tuple[tuple[float, float, float, float], ...]:
+    return tuple(
+        (x0, y0, y1 - y0, x1 - x0) for (x0, y0), (x1, y1) in zip(table, table[1:], strict=False)
+    )
+
+
+_CON_SEGMENTS = _segments(CON_TABLE)
+_A_SEGMENTS = _segments(A_TABLE)
+_TABLE_LOW, _TABLE_HIGH, _TABLE_STEP = CON_TABLE[0][0], CON_TABLE[-1][0], 100.0
+
+
+def _table_value(
+    table: tuple[tuple[float, float], ...],
+    segments: tuple[tuple[float, float, float, float], ...],
+    x: float,
+) -> float:
+    """`numeric.interpolate(table, x)` with the same arithmetic, the segment found by index.
+
+    Table II steps by 100 GoR, so no search is needed (this runs once per game).
+    """
+    if x <= _TABLE_LOW:
+        return table[0][1]
+    if x >= _TABLE_HIGH:
+        return table[-1][1]
+    x0, y0, dy, dx = segments[int((x - _TABLE_LOW) // _TABLE_STEP)]
+    return y0 + dy * (x - x0) / dx
+
+
 def con(rating: float) -> float:
     """`con` at a player's own pre-tournament rating, Table II interpolated (egf.md §3)."""
-    return interpolate(CON_TABLE, rating)
+    return _table_value(CON_TABLE, _CON_SEGMENTS, rating)
 
 
 def a_parameter(rating: float) -> float:
     """`a` at the weaker side's handicap-adjusted rating, Table II (egf.md §2)."""
-    return interpolate(A_TABLE, rating)
+    return _table_value(A_TABLE, _A_SEGMENTS, rating)
 
 
 def handicap_adjusted(rating: float, handicap: int) -> float:
@@ -176,7 +206,19 @@ def starting_rating(player: Player) -> float:
 def final_rating(before: float, weighted_change: float, max_drop: float, floor: float) -> float:
     """Cap the drop at −max_drop, keep above the floor, store to 3 decimals (egf.md §5)."""
     change = max(weighted_change, -max_drop)
-    return round_half_away(max(before + change, floor), STORED_DECIMALS)
+    return store(max(before + change, floor))
+
+
+def store(rating: float) -> float:
+    """The rating to 3 decimals, half up, as the EGD stores it (egf.md §5 step 4).
+
+    `round()` agrees with `round_half_away` except next to a tie (it rounds half
+    to even on the binary value); those rare cases take the exact decimal route.
+    """
+    scaled = rating * 1000.0
+    if abs(abs(scaled - math.floor(scaled)) - 0.5) > 1e-6:
+        return round(rating, STORED_DECIMALS)
+    return round_half_away(rating, STORED_DECIMALS)
 
 
 # --- Parameters ----------------------------------------------------------------------------
@@ -220,6 +262,17 @@ def settings_from(params: Mapping[str, JSON]) -> Settings:
 
 _SCORES = {"white": (1.0, 0.0), "black": (0.0, 1.0), "draw": (0.5, 0.5)}
 _BY_ROUND = attrgetter("round")
+_GAME_FIELDS = ("round", "opponent", "score", "expected", "change")
+
+
+# Two `GameOutput`s are built per game, and the frozen dataclass's `__init__` (one
+# `object.__setattr__` per field) is half the cost of rating a game. The hot loop of
+# `rate` fills the slots directly through these setters; the result is the same
+# frozen object. `test_egf_rules` checks that the field list still matches.
+_NEW = object.__new__
+_SET_ROUND, _SET_OPPONENT, _SET_SCORE, _SET_EXPECTED, _SET_CHANGE = (
+    getattr(GameOutput, name).__set__ for name in _GAME_FIELDS
+)
 
 
 def rate(event: EventInput) -> EventOutput:
@@ -229,45 +282,65 @@ def rate(event: EventInput) -> EventOutput:
     epsilon = settings.epsilon
     half_epsilon = epsilon / 2
 
-    start: dict[str, float] = {}
-    weighted_con: dict[str, float] = {}
+    # Per player: starting rating, class weight x con (§3, §5.1), and `a` at his rating
+    # (§2; valid whenever he is the weaker side of an even game).
+    start: dict[str, tuple[float, float, float, Callable[[GameOutput], None]]] = {}
     breakdown: dict[str, list[GameOutput]] = {}
     totals: dict[str, float] = {}
     for index, player in enumerate(event.players):
         if player.rating is None and player.grade is None:
             raise BadInput(f"players[{index}].grade", "a new player needs a grade")
         rating = starting_rating(player)
-        start[player.id] = rating
-        weighted_con[player.id] = weight * con(rating)
-        breakdown[player.id] = []
+        games = breakdown[player.id] = []
+        start[player.id] = (rating, weight * con(rating), a_parameter(rating), games.append)
         totals[player.id] = 0.0
 
-    a_table = A_TABLE
-    exp = math.exp
+    new, set_round, set_opponent = _NEW, _SET_ROUND, _SET_OPPONENT
+    set_score, set_expected, set_change = _SET_SCORE, _SET_EXPECTED, _SET_CHANGE
+    exp, limit = math.exp, EXPONENT_LIMIT
     # Round order makes every player's list (and so his sum) independent of the listing order.
     for game in sorted(event.games, key=_BY_ROUND):
         white, black, handicap = game.white, game.black, game.handicap
-        r_white = start[white]
-        r_black = start[black] + 100.0 * (handicap - 0.5) if handicap >= 1 else start[black]
-        # Inlined `expectations` (the hot loop); the two must stay identical.
-        a = interpolate(a_table, r_white if r_white <= r_black else r_black)
+        r_white, con_white, a_white, add_white = start[white]
+        r_black, con_black, a_black, add_black = start[black]
+        # Inlined `expectations` (the hot loop); the two must give identical floats.
+        if handicap >= 1:
+            r_black = r_black + 100.0 * (handicap - 0.5)
+            a = a_parameter(r_white if r_white <= r_black else r_black)
+        else:
+            a = a_white if r_white <= r_black else a_black
         x = (r_black - r_white) / a
-        if -EXPONENT_LIMIT <= x <= EXPONENT_LIMIT:
+        if -limit <= x <= limit:
             se_white = 1 / (exp(x) + 1) - half_epsilon
             se_black = 1 / (exp(-x) + 1) - half_epsilon
         else:
-            se_white, se_black = expectations(r_white, start[black], handicap, epsilon)
+            se_white, se_black = expectations(start[white][0], start[black][0], handicap, epsilon)
         score_white, score_black = _SCORES[game.result]
-        change_white = weighted_con[white] * (score_white - se_white)
-        change_black = weighted_con[black] * (score_black - se_black)
+        change_white = con_white * (score_white - se_white)
+        change_black = con_black * (score_black - se_black)
         totals[white] += change_white
         totals[black] += change_black
-        breakdown[white].append(GameOutput(game.round, black, score_white, se_white, change_white))
-        breakdown[black].append(GameOutput(game.round, white, score_black, se_black, change_black))
+        round_number = game.round
+        # GameOutput(round_number, black, score_white, se_white, change_white), fast:
+        output = new(GameOutput)
+        set_round(output, round_number)
+        set_opponent(output, black)
+        set_score(output, score_white)
+        set_expected(output, se_white)
+        set_change(output, change_white)
+        add_white(output)
+        # GameOutput(round_number, white, score_black, se_black, change_black), fast:
+        output = new(GameOutput)
+        set_round(output, round_number)
+        set_opponent(output, white)
+        set_score(output, score_black)
+        set_expected(output, se_black)
+        set_change(output, change_black)
+        add_black(output)
 
     outputs = []
     for player in event.players:
-        before = start[player.id]
+        before = start[player.id][0]
         after = final_rating(before, totals[player.id], settings.max_drop, settings.floor)
         outputs.append(
             PlayerOutput(
