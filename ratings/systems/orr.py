@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import bisect
 import copy
+import math
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from decimal import ROUND_HALF_UP, Decimal
@@ -94,18 +95,29 @@ PER_GAME_NOTE = (
 
 
 # --- The standard algorithm (A.1, B.7) -----------------------------------------
-def expectation(own: Fraction, opponent: Fraction, round_pd: bool) -> Fraction:
+_HUNDREDTHS = tuple(Fraction(h, 100) for h in range(101))
+
+
+def _half_up_hundredths(pd: float) -> int:
+    """PD in whole hundredths, half up on the decimal the double prints as (D1)."""
+    scaled = pd * 100
+    hundredths = math.floor(scaled + 0.5)
+    if abs(scaled - math.floor(scaled) - 0.5) < 1e-9:  # a near-tie: decide on the decimal
+        exact_decimal = Decimal(repr(pd)).quantize(PD_QUANTUM, rounding=ROUND_HALF_UP)
+        hundredths = int(exact_decimal * 100)
+    return hundredths
+
+
+def expectation(own: float, opponent: float, round_pd: bool) -> Fraction:
     """PD = 1/(1 + 10^((Rb - Ra)/400)), rounded half up to 2 decimals (A.1, D1)."""
-    exponent = float(opponent - own) / ELO_SPREAD
+    exponent = (opponent - own) / ELO_SPREAD
     if exponent > PD_EXPONENT_LIMIT:
         pd = 0.0
     elif exponent < -PD_EXPONENT_LIMIT:
         pd = 1.0
     else:
         pd = 1.0 / (1.0 + 10.0**exponent)
-    if not round_pd:
-        return Fraction(pd)
-    return Fraction(Decimal(repr(pd)).quantize(PD_QUANTUM, rounding=ROUND_HALF_UP))
+    return _HUNDREDTHS[_half_up_hundredths(pd)] if round_pd else Fraction(pd)
 
 
 def development_coefficient(rating: Fraction, sr: Fraction) -> int:
@@ -130,17 +142,41 @@ class StandardResult:
     after: int
 
 
+def _exact_sum(values: Sequence[Fraction]) -> Fraction:
+    """Sum of fractions; fast when every denominator divides 100 (scores, rounded PD)."""
+    if all(100 % value.denominator == 0 for value in values):
+        return Fraction(sum(v.numerator * (100 // v.denominator) for v in values), 100)
+    return sum(values, Fraction(0))
+
+
+def _game_change(k: int, score: Fraction, pd: Fraction) -> float:
+    """K*(S - PD) of one game (D20), as the float nearest the exact value."""
+    if 100 % pd.denominator == 0:  # rounded PD: whole hundredths, plain int arithmetic
+        hundredths = score.numerator * (100 // score.denominator) - pd.numerator * (
+            100 // pd.denominator
+        )
+        return k * hundredths / 100
+    return float(k * (score - pd))
+
+
 def standard_algorithm(
     rating: Fraction, games: Sequence[tuple[Fraction, Fraction]], round_pd: bool
 ) -> StandardResult:
-    """Rate one player's games (opponent value, score) from `rating` (B.7)."""
-    expectations = tuple(expectation(rating, opponent, round_pd) for opponent, _ in games)
-    sr = sum((score for _, score in games), Fraction(0)) - sum(expectations, Fraction(0))
+    """Rate one player's games (opponent value, score) from `rating` (B.7).
+
+    SR is exact (D3): scores and rounded PDs are whole hundredths.
+    """
+    own = float(rating)
+    expectations = tuple(expectation(own, float(opponent), round_pd) for opponent, _ in games)
+    sr = _exact_sum([score for _, score in games]) - _exact_sum(expectations)
     k = development_coefficient(rating, sr)
     return StandardResult(expectations, k, round_rational(rating + rating_change(k, sr)))
 
 
 # --- One event ------------------------------------------------------------------
+_SCORES = {1.0: Fraction(1), 0.5: Fraction(1, 2), 0.0: Fraction(0)}
+
+
 @dataclass(frozen=True, slots=True)
 class PlayedGame:
     round: int
@@ -191,7 +227,7 @@ def _games_by_player(event: EventInput) -> dict[str, list[PlayedGame]]:
         for player_id in (game.white, game.black):
             by_player[player_id].append(
                 PlayedGame(
-                    game.round, game.opponent_of(player_id), Fraction(game.score_of(player_id))
+                    game.round, game.opponent_of(player_id), _SCORES[game.score_of(player_id)]
                 )
             )
     return by_player
@@ -221,6 +257,9 @@ class TournamentWork:
                 self.ratings[player.id] = exact(player.rating, f"{field}.rating")
             self.carried[player.id] = read_history(player.history, f"{field}.history")
         self.games = _games_by_player(event)
+        self.scores = {
+            pid: _exact_sum([g.score for g in games]) for pid, games in self.games.items()
+        }
         self.notes: list[str] = [PER_GAME_NOTE]
         ages = {
             player.id: clamped_age(
@@ -241,7 +280,7 @@ class TournamentWork:
         return player_id in self.ratings and self.carried[player_id] is not None
 
     def score(self, player_id: str) -> Fraction:
-        return sum((g.score for g in self.games[player_id]), Fraction(0))
+        return self.scores[player_id]
 
     def coefficient(self) -> TournamentCoefficient:
         """Kt from every rated player who played (B.2, D5)."""
@@ -375,7 +414,7 @@ def _player_output(
         # A zero-scoring newcomer gets no rating and stores nothing (D15, D20).
         start = newcomers[pid].value
         shown = tuple(
-            _unrated_game(g, expectation(start, rb, settings.round_pd))
+            _unrated_game(g, expectation(float(start), float(rb), settings.round_pd))
             for g, (rb, _) in zip(games, this_event, strict=True)
         )
         return PlayerOutput(pid, plain(start), None, None, rated=False, games=shown)
@@ -390,7 +429,9 @@ def _player_output(
         starting = rated_from = work.ratings[pid]
     result = standard_algorithm(rated_from, stored + this_event, settings.round_pd)
     shown = tuple(
-        GameOutput(g.round, g.opponent, plain(g.score), float(pd), float(result.k * (g.score - pd)))
+        GameOutput(
+            g.round, g.opponent, plain(g.score), float(pd), _game_change(result.k, g.score, pd)
+        )
         for g, pd in zip(games, result.expectations[len(stored) :], strict=True)
     )
     history: JSON = None
