@@ -69,6 +69,9 @@ class RatingList(models.Model):
     def __str__(self) -> str:
         return self.name
 
+    def get_absolute_url(self) -> str:
+        return reverse("rating_list", args=[self.slug])
+
     def clean(self) -> None:
         if self.system not in SYSTEMS:
             raise ValidationError({"system": _("Unknown rating system.")})
@@ -77,9 +80,6 @@ class RatingList(models.Model):
         unknown = sorted(set(self.params) - set(SYSTEMS[self.system].params))
         if unknown:
             raise ValidationError({"params": _("Unknown parameters: %s") % ", ".join(unknown)})
-
-    def get_absolute_url(self) -> str:
-        return reverse("rating_list", args=[self.slug])
 
 
 class ListTournament(models.Model):
@@ -190,6 +190,7 @@ class RecomputeRun(models.Model):
     started_at = models.DateTimeField(auto_now_add=True)
     finished_at = models.DateTimeField(null=True)
     duration_ms = models.PositiveIntegerField(null=True)
+    engine_ms = models.PositiveIntegerField(null=True)
     tournaments = models.PositiveIntegerField(default=0)
     games = models.PositiveIntegerField(default=0)
     outcome = models.CharField(max_length=8, choices=Outcome.choices, default=Outcome.RUNNING)

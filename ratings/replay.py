@@ -7,6 +7,7 @@ returns, the impact preview only compares it. Order: tournament end date, then i
 from __future__ import annotations
 
 import datetime as dt
+import time
 from collections import defaultdict
 from collections.abc import Iterable
 from dataclasses import dataclass, field
@@ -74,6 +75,7 @@ class ReplayOutcome:
     tournaments: int = 0
     games: int = 0
     not_rated: dict[int, str] = field(default_factory=dict)  # tournament id -> reason
+    engine_seconds: float = 0.0  # time spent inside the rating system itself
     rated_ids: list[int] = field(default_factory=list)
 
 
@@ -239,7 +241,9 @@ def replay(
             members,
             participant_counts[tournament.pk],
         )
+        started = time.perf_counter()
         output = system.rate(event_input)
+        outcome.engine_seconds += time.perf_counter() - started
         _apply(
             outcome,
             rating_list,

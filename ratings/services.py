@@ -22,6 +22,7 @@ from django.utils import timezone
 
 from clubsite.models import Member
 from ratings import rules
+from ratings.bulk import as_json, insert_rows
 from ratings.models import (
     ListTournament,
     PublishedEntry,
@@ -37,6 +38,11 @@ from ratings.systems.model import BadInput
 from tournaments.models import Tournament
 
 logger = logging.getLogger(__name__)
+HISTORY_COLUMNS = [
+    "member_id", "tournament_id", "date", "sequence", "rating_in", "before", "after", "change",
+    "games_count", "rated", "provisional", "anomalous", "reset", "grade", "list_grade",
+    "history", "breakdown",
+]  # fmt: skip
 LOCK_NAMESPACE = 7201  # first key of the PostgreSQL advisory lock; the list id is the second
 
 
@@ -149,6 +155,7 @@ def rating_list_recompute(
         )
         raise
     run.tournaments, run.games = outcome.tournaments, outcome.games
+    run.engine_ms = int(outcome.engine_seconds * 1000)
     _finish(run, started, outcome=RecomputeRun.Outcome.SUCCESS)
     if still_pending:
         # A request arrived during the run; its own task may be waiting on the lock already,
@@ -194,9 +201,18 @@ def _store(rating_list: RatingList, outcome: ReplayOutcome) -> None:
     # taken out) fall back to where they stood before it.
     missing = sorted(affected - set(outcome.states))
     outcome.states.update(states_before(rating_list, outcome.from_date, missing))
-    RatingHistory.objects.bulk_create(
-        (RatingHistory(rating_list=rating_list, **row.__dict__) for row in outcome.rows),
-        batch_size=5000,
+    insert_rows(
+        RatingHistory,
+        ["rating_list_id", *HISTORY_COLUMNS],
+        (
+            (
+                rating_list.pk,
+                *(getattr(row, name) for name in HISTORY_COLUMNS[:-2]),
+                as_json(row.history),
+                as_json(row.breakdown),
+            )
+            for row in outcome.rows
+        ),
     )
     _refresh_entries(rating_list, outcome, affected)
     links = ListTournament.objects.filter(
@@ -217,33 +233,42 @@ def _refresh_entries(rating_list: RatingList, outcome: ReplayOutcome, affected: 
         RatingEntry.objects.filter(
             rating_list=rating_list, member_id__in=affected_ids[start : start + 20000]
         ).delete()
-    entries = []
-    for member_id in affected_ids:
-        state = outcome.states.get(member_id)
-        if state is None or state.tournaments == 0:
-            continue  # his only tournaments were taken out
-        entries.append(_entry(rating_list, member_id, state))
-    RatingEntry.objects.bulk_create(entries, batch_size=5000)
+    insert_rows(
+        RatingEntry,
+        ENTRY_COLUMNS,
+        (
+            _entry_row(rating_list, member_id, outcome.states[member_id])
+            for member_id in affected_ids
+            # No state, or no tournament left: his only tournaments were taken out.
+            if member_id in outcome.states and outcome.states[member_id].tournaments
+        ),
+    )
 
 
-def _entry(rating_list: RatingList, member_id: int, state: MemberState) -> RatingEntry:
-    grade = Grade.from_rank(state.grade) if state.grade is not None else None
+ENTRY_COLUMNS = [
+    "rating_list_id", "member_id", "rating", "rated", "provisional", "grade", "best_grade",
+    "tournaments", "games", "last_played", "active_until", "history",
+]  # fmt: skip
+
+
+def _entry_row(rating_list: RatingList, member_id: int, state: MemberState) -> tuple[Any, ...]:
     active_until = None
     if rating_list.system == "egf" and state.last_played is not None:
+        grade = Grade.from_rank(state.grade) if state.grade is not None else None
         active_until = rules.egf_active_until(state.last_played, grade)
-    return RatingEntry(
-        rating_list=rating_list,
-        member_id=member_id,
-        rating=state.rating,
-        rated=state.rating is not None,
-        provisional=state.provisional,
-        grade=grade,
-        best_grade=Grade.from_rank(state.best_grade) if state.best_grade is not None else None,
-        tournaments=state.tournaments,
-        games=state.games,
-        last_played=state.last_played,
-        active_until=active_until,
-        history=state.history,
+    return (
+        rating_list.pk,
+        member_id,
+        state.rating,
+        state.rating is not None,
+        state.provisional,
+        state.grade,
+        state.best_grade,
+        state.tournaments,
+        state.games,
+        state.last_played,
+        active_until,
+        as_json(state.history),
     )
 
 

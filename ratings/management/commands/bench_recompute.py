@@ -1,0 +1,134 @@
+"""Benchmark the recompute at EGD scale on the configured database (issue 6)."""
+
+from __future__ import annotations
+
+import datetime as dt
+import random
+import statistics
+import time
+import uuid
+
+from django.core.management.base import BaseCommand
+from django.db import transaction
+
+from ratings.benchdata import ROUNDS, bench_generate
+from ratings.models import ListTournament, RatingEntry, RatingList
+from ratings.services import rating_list_recompute
+from tournaments.models import Game, Participant, Tournament
+from tournaments.services import seats_create, tournament_approve
+
+from .approve_tournament import system_referee
+
+
+class Command(BaseCommand):
+    help = "Generate a synthetic EGD-scale list and time full, today's and retroactive recomputes."
+
+    def add_arguments(self, parser):
+        parser.add_argument("--players", type=int, default=45000)
+        parser.add_argument("--tournaments", type=int, default=9000)
+        parser.add_argument("--games", type=int, default=1_000_000)
+        parser.add_argument("--repeat", type=int, default=3)
+        parser.add_argument("--slug", default="bench-egd")
+        parser.add_argument("--system", default="egf")
+
+    def handle(self, *args, players, tournaments, games, repeat, slug, system, **options):
+        out = self.stdout.write
+        rating_list = RatingList.objects.filter(slug=slug).first()
+        if rating_list is None:
+            started = time.perf_counter()
+            data = bench_generate(
+                slug=slug, system=system, players=players, tournaments=tournaments, games=games
+            )
+            out(
+                f"generated {len(data.member_ids)} players, {len(data.tournament_ids)} "
+                f"tournaments, {data.games} games in {time.perf_counter() - started:.1f} s"
+            )
+            rating_list = data.rating_list
+        else:
+            out(f"reusing list {slug}")
+        member_ids = list(
+            Participant.objects.filter(tournament__list_links__rating_list=rating_list)
+            .order_by()
+            .values_list("member_id", flat=True)
+            .distinct()[:5000]
+        )
+
+        full, engine = [], []
+        for _ in range(repeat):
+            started = time.perf_counter()
+            run = rating_list_recompute(
+                rating_list_id=rating_list.pk, trigger="bench", from_date=dt.date(1900, 1, 1)
+            )
+            full.append(time.perf_counter() - started)
+            engine.append(run.engine_ms / 1000)
+            games_done = run.games
+        out(
+            f"full recompute: {games_done} games, median {statistics.median(full):.2f} s "
+            f"({games_done / statistics.median(full):,.0f} games/s); engine alone "
+            f"{statistics.median(engine):.2f} s ({games_done / statistics.median(engine):,.0f} games/s)"
+        )
+
+        today = dt.date.today()
+        for label, day in (
+            ("today's tournament", today),
+            ("retroactive insert one year back", today - dt.timedelta(days=365)),
+        ):
+            timings = []
+            for attempt in range(repeat):
+                tournament = self._tournament(rating_list, member_ids, day, f"{label}-{attempt}")
+                started = time.perf_counter()
+                with transaction.atomic():
+                    tournament_approve(tournament=tournament, by=system_referee())
+                self._wait(rating_list)
+                timings.append(time.perf_counter() - started)
+                visible = RatingEntry.objects.filter(
+                    rating_list=rating_list, last_played__gte=day
+                ).exists()
+                assert visible, "the new ratings are not visible"
+            out(
+                f"{label}: approval to visible ratings, median {statistics.median(timings):.2f} s "
+                f"(runs: {', '.join(f'{t:.2f}' for t in timings)})"
+            )
+
+    def _tournament(self, rating_list, member_ids, day, name):
+        rng = random.Random(name)
+        entrants = rng.sample(member_ids, k=60)
+        with transaction.atomic():
+            tournament = Tournament.objects.create(
+                name=f"Bench {name}",
+                slug=f"bench-{uuid.uuid4().hex[:12]}",
+                start_date=day,
+                end_date=day,
+                organiser=rating_list.tournaments.first().organiser,
+                rounds=ROUNDS,
+                status=Tournament.Status.SUBMITTED,
+            )
+            ListTournament.objects.create(rating_list=rating_list, tournament=tournament)
+            Participant.objects.bulk_create(
+                Participant(tournament=tournament, member_id=m, grade="5k") for m in entrants
+            )
+            games = []
+            for round_number in range(1, ROUNDS + 1):
+                rng.shuffle(entrants)
+                games += [
+                    Game(
+                        tournament=tournament,
+                        round=round_number,
+                        white_id=w,
+                        black_id=b,
+                        result=rng.choice(["white", "black"]),
+                    )
+                    for w, b in zip(entrants[::2], entrants[1::2], strict=True)
+                ]
+            seats_create(Game.objects.bulk_create(games))
+        return tournament
+
+    def _wait(self, rating_list, timeout=600):
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            if not RatingList.objects.filter(
+                pk=rating_list.pk, pending_from__isnull=False
+            ).exists():
+                return
+            time.sleep(0.02)
+        raise TimeoutError("recompute did not finish")
