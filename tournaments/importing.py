@@ -1,0 +1,828 @@
+"""Results files into the database and back (issue 7): preview, import, export.
+
+The parsers in `tournaments.formats` turn a file into a neutral `ResultsFile`;
+this module decides who each file player is (`results_preview`, writes
+nothing), saves the tournament in one transaction (`results_import`) and
+builds a `ResultsFile` from a stored tournament (`tournament_to_results`).
+
+The rating list is passed in by the caller. `ratings.models` (the ratings app's
+public face: `RatingEntry` for "new to the list", `ListTournament` for the
+link) is imported lazily inside the functions that need it, because
+`ratings.models` imports `tournaments.models` at module level.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import re
+from collections import defaultdict
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass
+from decimal import ROUND_HALF_UP, Decimal
+from typing import TYPE_CHECKING, Literal
+
+from django.contrib.auth.models import AbstractBaseUser
+from django.core.exceptions import PermissionDenied, ValidationError
+from django.db import transaction
+from django.db.models import Value
+from django.db.models.functions import Concat, Lower
+from django.utils import timezone
+from django.utils.text import slugify
+from django.utils.translation import gettext as _
+
+from clubsite.fields import parse_grade
+from clubsite.models import Club, GameKind, Member
+from tournaments.formats.model import (
+    FileBye,
+    FileGame,
+    FilePlayer,
+    Problem,
+    ResultsFile,
+    TimeControl,
+    TournamentDetails,
+)
+from tournaments.models import Game, Participant, Tournament, TournamentLog
+from tournaments.services import Pairing, round_replace
+
+if TYPE_CHECKING:
+    from ratings.models import RatingList
+
+MatchStatus = Literal["matched", "new", "ambiguous"]
+Choice = int | Literal["new"]
+FORMAT_GAMES = {"egd": GameKind.GO, "trf": GameKind.CHESS, "trf16": GameKind.CHESS}
+FORMAT_GAMES["trf26"] = GameKind.CHESS
+RATED_CLASSES = ("A", "B", "C")
+BYE_KINDS = {1.0: Game.Kind.BYE_FULL, 0.5: Game.Kind.BYE_HALF, 0.0: Game.Kind.BYE_ZERO}
+BYE_POINTS = {kind: points for points, kind in BYE_KINDS.items()}
+MAX_SMALL = 32767  # PositiveSmallIntegerField
+
+
+# --- the preview ----------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class PlayerMatch:
+    """Who one file player is: an existing member, a member to create, or undecided."""
+
+    player: FilePlayer
+    status: MatchStatus
+    member: Member | None = None
+    candidates: tuple[Member, ...] = ()
+    matched_by: str = ""  # "EGD PIN", "FIDE ID", "import key", "member id", "name"
+    new_to_list: bool = False
+    notes: tuple[str, ...] = ()
+
+    @property
+    def key(self) -> str:
+        return self.player.key
+
+
+@dataclass(frozen=True)
+class ImportPreview:
+    results: ResultsFile
+    rating_list: RatingList | None
+    organiser: Club
+    game: str
+    players: tuple[PlayerMatch, ...]
+    warnings: tuple[Problem, ...] = ()  # the file's own warnings
+    checks: tuple[str, ...] = ()  # what the importer derived: unrated games, classes, …
+    errors: tuple[str, ...] = ()  # what stops the import even with every choice made
+
+    def by_status(self, status: MatchStatus) -> list[PlayerMatch]:
+        return [m for m in self.players if m.status == status]
+
+    @property
+    def matched(self) -> list[PlayerMatch]:
+        return self.by_status("matched")
+
+    @property
+    def new(self) -> list[PlayerMatch]:
+        return self.by_status("new")
+
+    @property
+    def ambiguous(self) -> list[PlayerMatch]:
+        return self.by_status("ambiguous")
+
+    @property
+    def linked_for_rating(self) -> bool:
+        return self.rating_list is not None and self.results.details.is_rated_class
+
+
+def _norm(text: str | None) -> str:
+    return " ".join((text or "").split()).lower()
+
+
+def _format_code(results: ResultsFile, fmt: str | None) -> str | None:
+    if fmt:
+        code = fmt.lower()
+        return "trf" if code.startswith("trf") else ("egd" if code in ("h9", "txt") else code)
+    if results.details.trf_version:
+        return "trf"
+    return None
+
+
+def _game_for(fmt: str | None, rating_list: RatingList | None) -> str:
+    """egd → Go, TRF → chess, CSV/JSON → the list's game (Go without a list)."""
+    if fmt in FORMAT_GAMES:
+        return str(FORMAT_GAMES[fmt])
+    return rating_list.game if rating_list is not None else str(GameKind.GO)
+
+
+def _keys_identify(fmt: str | None) -> bool:
+    """CSV and JSON name players by an external id; EGD/TRF keys are only places."""
+    return fmt in ("csv", "json")
+
+
+class _Index:
+    """Every member the file could mean, loaded in a few queries."""
+
+    def __init__(self, results: ResultsFile, fmt: str | None) -> None:
+        players = results.players
+        keyed = _keys_identify(fmt)
+        pins = {p.egd_pin for p in players if p.egd_pin}
+        fides = {p.fide_id for p in players if p.fide_id}
+        keys = {p.key for p in players} if keyed else set()
+        ids = {int(k) for k in keys if k.isdigit() and len(k) < 10}
+        names = {_norm(_full_name(p, fmt)) for p in players} - {""}
+        base = Member.objects.select_related("club")
+        self.by_pin = {m.egd_pin: m for m in base.filter(egd_pin__in=pins | keys)}
+        self.by_fide = {m.fide_id: m for m in base.filter(fide_id__in=fides | keys)}
+        self.by_key = {m.import_key: m for m in base.filter(import_key__in=keys)}
+        self.by_id = base.in_bulk(ids) if ids else {}
+        self.by_name: dict[str, list[Member]] = defaultdict(list)
+        if names:
+            annotated = base.annotate(
+                fg=Lower(Concat("family_name", Value(" "), "given_name")),
+                gf=Lower(Concat("given_name", Value(" "), "family_name")),
+            )
+            wanted = names | {n + " " for n in names} | {" " + n for n in names}
+            found = annotated.filter(fg__in=wanted) | annotated.filter(gf__in=wanted)
+            for member in found.distinct().order_by("pk"):
+                self.by_name[_norm(f"{member.family_name} {member.given_name}")].append(member)
+                if keyed:
+                    reverse = _norm(f"{member.given_name} {member.family_name}")
+                    if reverse != _norm(f"{member.family_name} {member.given_name}"):
+                        self.by_name[reverse].append(member)
+
+
+def _full_name(player: FilePlayer, fmt: str | None) -> str:
+    """The name as the file gives it; a CSV player is named by his key."""
+    if fmt == "csv" and not player.family_name:
+        return player.key
+    return " ".join(part for part in (player.family_name, player.given_name) if part)
+
+
+def _name_matches(member: Member, player: FilePlayer, fmt: str | None) -> bool:
+    name = _norm(_full_name(player, fmt))
+    return name in (
+        _norm(f"{member.family_name} {member.given_name}"),
+        _norm(f"{member.given_name} {member.family_name}"),
+    )
+
+
+def _club_matches(member: Member, club: str) -> bool:
+    if member.club is None:
+        return False
+    return _norm(member.club.name) == _norm(club) or member.club.slug == slugify(club)
+
+
+def _match_one(player: FilePlayer, index: _Index, fmt: str | None) -> PlayerMatch:
+    if player.egd_pin and player.egd_pin in index.by_pin:
+        return PlayerMatch(player, "matched", index.by_pin[player.egd_pin], matched_by="EGD PIN")
+    if player.fide_id and player.fide_id in index.by_fide:
+        return PlayerMatch(player, "matched", index.by_fide[player.fide_id], matched_by="FIDE ID")
+    if _keys_identify(fmt):
+        key = player.key
+        if key in index.by_key:
+            return PlayerMatch(player, "matched", index.by_key[key], matched_by="import key")
+        if key in index.by_pin:
+            return PlayerMatch(player, "matched", index.by_pin[key], matched_by="EGD PIN")
+        if key in index.by_fide:
+            return PlayerMatch(player, "matched", index.by_fide[key], matched_by="FIDE ID")
+        by_id = index.by_id.get(int(key)) if key.isdigit() and len(key) < 10 else None
+        if by_id is not None and (
+            not (player.family_name or fmt == "csv") or _name_matches(by_id, player, fmt)
+        ):
+            return PlayerMatch(player, "matched", by_id, matched_by="member id")
+    return _match_by_name(player, index, fmt)
+
+
+def _match_by_name(player: FilePlayer, index: _Index, fmt: str | None) -> PlayerMatch:
+    name = _norm(_full_name(player, fmt))
+    hits = list(dict.fromkeys(index.by_name.get(name, [])))
+    # A member who carries a different PIN or FIDE ID is somebody else.
+    hits = [
+        m
+        for m in hits
+        if not (player.egd_pin and m.egd_pin and m.egd_pin != player.egd_pin)
+        and not (player.fide_id and m.fide_id and m.fide_id != player.fide_id)
+    ]
+    if player.country:
+        hits = [m for m in hits if not m.country or m.country == player.country.upper()]
+    if not hits:
+        return PlayerMatch(player, "new")
+    if player.club:
+        same_club = [m for m in hits if _club_matches(m, player.club)]
+        if len(same_club) == 1:
+            return PlayerMatch(player, "matched", same_club[0], matched_by="name")
+        if same_club:
+            hits = same_club
+        elif len(hits) == 1 and hits[0].club is not None:
+            note = _("Same name and country, but a different club (%(club)s).") % {
+                "club": hits[0].club.name
+            }
+            return PlayerMatch(player, "ambiguous", candidates=tuple(hits), notes=(note,))
+    if len(hits) == 1:
+        return PlayerMatch(player, "matched", hits[0], matched_by="name")
+    return PlayerMatch(player, "ambiguous", candidates=tuple(hits))
+
+
+def _claimed_twice(matches: list[PlayerMatch]) -> list[PlayerMatch]:
+    """Two file players cannot be one member: both become choices to make."""
+    owners: dict[int, list[int]] = defaultdict(list)
+    for at, match in enumerate(matches):
+        if match.member is not None:
+            owners[match.member.pk].append(at)
+    for positions in owners.values():
+        if len(positions) < 2:
+            continue
+        for at in positions:
+            match = matches[at]
+            note = _("Another player in the file matches the same member.")
+            matches[at] = PlayerMatch(
+                match.player,
+                "ambiguous",
+                candidates=(match.member,),  # type: ignore[arg-type]
+                notes=(*match.notes, note),
+            )
+    return matches
+
+
+def _with_list_flags(
+    matches: list[PlayerMatch], rating_list: RatingList | None
+) -> list[PlayerMatch]:
+    if rating_list is None:
+        return matches
+    from ratings.models import RatingEntry  # lazily: ratings.models imports tournaments
+
+    member_ids = [m.member.pk for m in matches if m.member is not None]
+    listed = set(
+        RatingEntry.objects.filter(rating_list=rating_list, member_id__in=member_ids).values_list(
+            "member_id", flat=True
+        )
+    )
+    return [
+        PlayerMatch(
+            m.player,
+            m.status,
+            m.member,
+            m.candidates,
+            m.matched_by,
+            new_to_list=m.member is None or m.member.pk not in listed,
+            notes=m.notes,
+        )
+        for m in matches
+    ]
+
+
+def results_preview(
+    *,
+    results: ResultsFile,
+    rating_list: RatingList | None,
+    organiser: Club,
+    fmt: str | None = None,
+) -> ImportPreview:
+    """Who each file player is and what the import would do. Writes nothing."""
+    code = _format_code(results, fmt)
+    index = _Index(results, code)
+    matches = _claimed_twice([_match_one(p, index, code) for p in results.players])
+    matches = _with_list_flags(matches, rating_list)
+    game = _game_for(code, rating_list)
+    return ImportPreview(
+        results=results,
+        rating_list=rating_list,
+        organiser=organiser,
+        game=game,
+        players=tuple(matches),
+        warnings=tuple(results.warnings),
+        checks=tuple(_checks(results, rating_list, matches)),
+        errors=tuple(_errors(results, rating_list, game, matches)),
+    )
+
+
+def _checks(
+    results: ResultsFile, rating_list: RatingList | None, matches: list[PlayerMatch]
+) -> list[str]:
+    details = results.details
+    checks: list[str] = []
+    klass = details.tournament_class
+    if klass is not None and klass not in RATED_CLASSES:
+        checks.append(
+            _("Class %(klass)s: the tournament is imported but not linked for rating.")
+            % {"klass": klass}
+        )
+    elif klass is None and rating_list is not None and rating_list.system == "egf":
+        checks.append(_("The file gives no class; class A is assumed."))
+    if rating_list is None:
+        checks.append(_("No rating list: the tournament is imported but not rated."))
+    unrated = [g for g in results.games if not g.is_rated]
+    if unrated:
+        checks.append(
+            _("%(n)d games are not rated (forfeits or games over before a move).")
+            % {"n": len(unrated)}
+        )
+    double = [g for g in results.games if g.result == "none"]
+    if double:
+        checks.append(
+            _("%(n)d forfeits that both players lost are stored as zero-point byes.")
+            % {"n": len(double)}
+        )
+    unrated_draws = [g for g in results.games if g.kind == "unrated" and g.result == "draw"]
+    if unrated_draws:
+        checks.append(
+            _("%(n)d unrated draws are stored as half-point byes.") % {"n": len(unrated_draws)}
+        )
+    if results.byes:
+        checks.append(_("%(n)d byes (never rated).") % {"n": len(results.byes)})
+    if details.end_date is None and details.start_date is None:
+        checks.append(_("The file gives no date; today is used."))
+    elif details.start_date and details.end_date and details.end_date < details.start_date:
+        checks.append(_("The file's dates are in the wrong order; they are swapped."))
+    if details.time_control is None:
+        checks.append(_("The time control is not known; no time-control rule blocks rating."))
+    if rating_list is not None:
+        newcomers = [m for m in matches if m.new_to_list]
+        if newcomers:
+            checks.append(
+                _("%(n)d players are new to the list %(list)s.")
+                % {"n": len(newcomers), "list": rating_list.name}
+            )
+    return checks
+
+
+def _errors(
+    results: ResultsFile, rating_list: RatingList | None, game: str, matches: list[PlayerMatch]
+) -> list[str]:
+    errors = []
+    if rating_list is not None and rating_list.game != game:
+        errors.append(
+            _("The list %(list)s rates %(list_game)s, but this file is a %(game)s table.")
+            % {"list": rating_list.name, "list_game": rating_list.game, "game": game}
+        )
+    for kind, attr in (("EGD PIN", "egd_pin"), ("FIDE ID", "fide_id")):
+        seen: dict[str, str] = {}
+        for player in results.players:
+            value = getattr(player, attr)
+            if value and value in seen:
+                errors.append(
+                    _("Players %(a)s and %(b)s have the same %(kind)s %(value)s.")
+                    % {"a": seen[value], "b": player.name, "kind": kind, "value": value}
+                )
+            elif value:
+                seen[value] = player.name
+    return errors
+
+
+# --- the import -----------------------------------------------------------------------
+
+
+def _resolve(
+    preview: ImportPreview, choices: Mapping[str, Choice] | None
+) -> tuple[dict[str, Member | None], list[str]]:
+    """Each file key → an existing member, or None for "create him"; and what is undecided."""
+    choices = dict(choices or {})
+    chosen_ids = {v for v in choices.values() if v != "new"}
+    chosen = Member.objects.select_related("club").in_bulk(
+        [int(v) for v in chosen_ids]  # type: ignore[arg-type]
+    )
+    resolved: dict[str, Member | None] = {}
+    errors: list[str] = []
+    for match in preview.players:
+        choice = choices.pop(match.key, None)
+        if choice == "new":
+            resolved[match.key] = None
+        elif choice is not None:
+            member = chosen.get(int(choice))
+            if member is None:
+                errors.append(
+                    _("%(player)s: there is no member %(id)s.")
+                    % {"player": match.player.name, "id": choice}
+                )
+            resolved[match.key] = member
+        elif match.status == "ambiguous":
+            names = ", ".join(f"{m.full_name} (#{m.pk})" for m in match.candidates)
+            errors.append(
+                _("%(player)s (key %(key)s) could be: %(names)s. Choose one, or a new member.")
+                % {"player": match.player.name, "key": match.key, "names": names}
+            )
+        else:
+            resolved[match.key] = match.member
+    for key in choices:
+        errors.append(_("There is no player %(key)s in the file.") % {"key": key})
+    seen: dict[int, str] = {}
+    for key, member in resolved.items():
+        if member is None:
+            continue
+        if member.pk in seen:
+            errors.append(
+                _("Players %(a)s and %(b)s would both be %(member)s.")
+                % {"a": seen[member.pk], "b": key, "member": member.full_name}
+            )
+        seen[member.pk] = key
+    return resolved, errors
+
+
+def results_import(
+    *,
+    results: ResultsFile,
+    rating_list: RatingList | None,
+    organiser: Club,
+    by: AbstractBaseUser | None,
+    choices: Mapping[str, Choice] | None = None,
+    status: str = Tournament.Status.SUBMITTED,
+    fmt: str | None = None,
+    source: str = "",
+) -> Tournament:
+    """Save the file as a tournament, in one transaction: all of it or nothing.
+
+    `choices` settles players the preview could not (file key → member id or "new")
+    and may override its matches. Raises ValidationError listing every player still
+    undecided, and every other reason the file cannot be saved.
+    """
+    if status not in (Tournament.Status.SUBMITTED, Tournament.Status.DRAFT):
+        raise ValidationError(_("An import is saved as a draft or submitted."))
+    if by is not None and not (by.is_staff or organiser.admins.filter(pk=by.pk).exists()):
+        raise PermissionDenied(_("Only the organising club's admins import its results."))
+    preview = results_preview(
+        results=results, rating_list=rating_list, organiser=organiser, fmt=fmt
+    )
+    resolved, errors = _resolve(preview, choices)
+    errors = list(preview.errors) + errors
+    if errors:
+        raise ValidationError(errors)
+    code = _format_code(results, fmt)
+    with transaction.atomic():
+        tournament = _create_tournament(results.details, preview.game, organiser)
+        members = _create_members(results.players, resolved, code)
+        _fill_identities(results.players, members)
+        _create_participants(tournament, results.players, members, code)
+        _create_games(tournament, results, members)
+        linked = preview.linked_for_rating
+        if linked:
+            from ratings.models import ListTournament  # lazily: see the module docstring
+
+            ListTournament.objects.create(rating_list=rating_list, tournament=tournament)
+        if status == Tournament.Status.SUBMITTED:
+            tournament.status = Tournament.Status.SUBMITTED
+            tournament.submitted_at = timezone.now()
+            tournament.submitted_by = by
+            tournament.save(update_fields=["status", "submitted_at", "submitted_by"])
+        TournamentLog.objects.create(
+            tournament=tournament,
+            action=TournamentLog.Action.IMPORTED,
+            by=by,
+            comment=_log_comment(preview, source, linked),
+        )
+    return tournament
+
+
+def _log_comment(preview: ImportPreview, source: str, linked: bool) -> str:
+    lines = [
+        _("Imported %(source)s: %(players)d players (%(new)d new), %(games)d games.")
+        % {
+            "source": source or _("a results file"),
+            "players": len(preview.players),
+            "new": sum(1 for m in preview.players if m.status != "matched"),
+            "games": len(preview.results.games),
+        }
+    ]
+    if not linked:
+        lines.append(_("Not linked to a rating list for rating."))
+    lines += list(preview.checks)
+    return "\n".join(lines)
+
+
+def _unique_slug(name: str, day: dt.date) -> str:
+    base = slugify(name)[:80].strip("-") or f"tournament-{day.isoformat()}"
+    slug, n = base, 1
+    while Tournament.objects.filter(slug=slug).exists():
+        n += 1
+        slug = f"{base}-{n}"
+    return slug
+
+
+def _decimal(value: float) -> Decimal:
+    return Decimal(str(value)).quantize(Decimal("0.1"), rounding=ROUND_HALF_UP)
+
+
+def _create_tournament(details: TournamentDetails, game: str, organiser: Club) -> Tournament:
+    start, end = details.start_date, details.end_date
+    start = start or end or timezone.localdate()
+    end = end or start
+    if end < start:
+        start, end = end, start
+    name = (details.name or _("Imported results %(date)s") % {"date": end.isoformat()})[:200]
+    country = details.country.upper() if re.fullmatch(r"[A-Za-z]{2}", details.country) else ""
+    komi = details.komi if details.komi is not None and abs(details.komi) < 1000 else None
+    rounds = max(details.rounds, 1)
+    tournament = Tournament(
+        name=name,
+        slug=_unique_slug(name, end),
+        city=details.city[:120],
+        country=country,
+        start_date=start,
+        end_date=end,
+        game=game,
+        board_size=details.board_size or 19,
+        tournament_class=details.tournament_class
+        if details.tournament_class in RATED_CLASSES
+        else Tournament.Klass.A,
+        handicap_rule=f"h{details.handicap_rule}" if details.handicap_rule is not None else "",
+        komi=_decimal(komi) if komi is not None else None,
+        rounds=min(rounds, MAX_SMALL),
+        organiser=organiser,
+        official=details.official if details.official is not None else True,
+        status=Tournament.Status.DRAFT,
+    )
+    _apply_time_control(tournament, details.time_control)
+    tournament.save()
+    return tournament
+
+
+_BYOYOMI = re.compile(r"(\d+)\s*[x×]\s*(\d+)\s*s?", re.IGNORECASE)
+_TRF_TIME = re.compile(r"(\d+)\s*'\s*(?:\+\s*(\d+)\s*(?:''|\"))?")
+
+
+def _apply_time_control(tournament: Tournament, time: TimeControl | None) -> None:
+    """Fill what the file says; the model's defaults stand for what it does not."""
+    if time is None:
+        return
+    overtime = (time.overtime or "").lower()
+    if time.basic_minutes is not None:
+        tournament.basic_time_minutes = min(round(time.basic_minutes), MAX_SMALL)
+        if time.fischer_increment_seconds is not None:
+            tournament.overtime_kind = Tournament.Overtime.FISCHER
+            tournament.overtime_seconds = round(time.fischer_increment_seconds)
+        elif "canadian" in overtime:
+            tournament.overtime_kind = Tournament.Overtime.CANADIAN
+        elif (match := _BYOYOMI.search(overtime)) is not None:
+            tournament.overtime_kind = Tournament.Overtime.BYOYOMI
+            tournament.overtime_seconds = int(match.group(2))
+        elif not overtime or "sudden" in overtime:
+            tournament.overtime_kind = Tournament.Overtime.SUDDEN_DEATH
+            tournament.overtime_seconds = 0
+    elif time.adjusted_minutes is not None:
+        # EGD `TM[…]` is the adjusted time already: store it as that much sudden death.
+        tournament.basic_time_minutes = min(round(time.adjusted_minutes), MAX_SMALL)
+        tournament.overtime_kind = Tournament.Overtime.SUDDEN_DEATH
+        tournament.overtime_seconds = 0
+    elif time.description and (match := _TRF_TIME.search(time.description)) is not None:
+        tournament.basic_time_minutes = min(int(match.group(1)), MAX_SMALL)
+        if match.group(2):
+            tournament.overtime_kind = Tournament.Overtime.FISCHER
+            tournament.overtime_seconds = int(match.group(2))
+        else:
+            tournament.overtime_kind = Tournament.Overtime.SUDDEN_DEATH
+            tournament.overtime_seconds = 0
+
+
+def _split_name(player: FilePlayer, fmt: str | None) -> tuple[str, str]:
+    """Family and given name; CSV and JSON give one name, written "Family Given"."""
+    if player.given_name or fmt not in ("csv", "json"):
+        return (player.family_name or player.key), player.given_name
+    full = _full_name(player, fmt) or player.key
+    family, _space, given = full.partition(" ")
+    return family, given
+
+
+def _create_members(
+    players: Iterable[FilePlayer], resolved: dict[str, Member | None], fmt: str | None
+) -> dict[str, Member]:
+    clubs = {_norm(c.name): c for c in Club.objects.all()}
+    members: dict[str, Member] = {}
+    for player in players:
+        member = resolved.get(player.key)
+        if member is not None:
+            members[player.key] = member
+            continue
+        family, given = _split_name(player, fmt)
+        country = (player.country or "").upper()
+        members[player.key] = Member.objects.create(
+            family_name=family[:100],
+            given_name=given[:100],
+            grade=parse_grade(player.grade),
+            country=country if re.fullmatch(r"[A-Z]{2}", country) else "",
+            club=clubs.get(_norm(player.club)) if player.club else None,
+            egd_pin=player.egd_pin or "",
+            fide_id=player.fide_id or "",
+            fide_rating=player.fide_rating if 0 < (player.fide_rating or 0) <= MAX_SMALL else None,
+            birth_date=player.birth_date,
+            sex=player.sex or "",
+            import_key=player.key[:60] if fmt == "json" else "",
+        )
+    return members
+
+
+def _fill_identities(players: Iterable[FilePlayer], members: dict[str, Member]) -> None:
+    """A member matched by name keeps the PIN / FIDE ID the file gives and he lacked."""
+    for player in players:
+        member = members[player.key]
+        changed = []
+        if player.egd_pin and not member.egd_pin:
+            member.egd_pin = player.egd_pin
+            changed.append("egd_pin")
+        if player.fide_id and not member.fide_id:
+            member.fide_id = player.fide_id
+            changed.append("fide_id")
+        if changed:
+            member.save(update_fields=changed)
+
+
+def _declared(player: FilePlayer, fmt: str | None) -> int | None:
+    """A rating the player brought: FIDE's from a TRF, the JSON's own `rating`."""
+    value: float | None = player.fide_rating
+    if value is None and fmt == "json":
+        value = player.rating
+    if value is None or not 0 <= value <= MAX_SMALL:
+        return None
+    return round(value)
+
+
+def _create_participants(
+    tournament: Tournament,
+    players: Iterable[FilePlayer],
+    members: dict[str, Member],
+    fmt: str | None,
+) -> None:
+    Participant.objects.bulk_create(
+        Participant(
+            tournament=tournament,
+            member=members[p.key],
+            grade=parse_grade(p.grade),
+            place=p.place if p.place is not None and 0 < p.place <= MAX_SMALL else None,
+            team=(p.club or "")[:100],
+            rating_declared=_declared(p, fmt),
+        )
+        for p in players
+    )
+
+
+def _pairings(game: FileGame, members: dict[str, Member]) -> list[Pairing]:
+    white, black = members[game.white], members[game.black]
+    if game.kind == "played":
+        return [Pairing(white, black, game.result, Game.Kind.PLAYED, game.handicap)]
+    if game.result in ("white", "black"):
+        # A forfeit, or TRF's W/L (over before a move): a winner, never rated.
+        return [Pairing(white, black, game.result, Game.Kind.FORFEIT, game.handicap)]
+    # A forfeit both lost, an unrated draw: no winner, so a bye each with his points.
+    kind = Game.Kind.BYE_HALF if game.result == "draw" else Game.Kind.BYE_ZERO
+    return [Pairing(white, None, "", kind), Pairing(black, None, "", kind)]
+
+
+def _bye(bye: FileBye, members: dict[str, Member]) -> Pairing:
+    kind = BYE_KINDS.get(bye.points, Game.Kind.BYE_ZERO)
+    return Pairing(members[bye.player], None, "", kind)
+
+
+def _create_games(tournament: Tournament, results: ResultsFile, members: dict[str, Member]) -> None:
+    rounds: dict[int, list[Pairing]] = defaultdict(list)
+    for game in results.games:
+        rounds[game.round] += _pairings(game, members)
+    for bye in results.byes:
+        rounds[bye.round].append(_bye(bye, members))
+    for number in sorted(rounds):
+        round_replace(tournament=tournament, round_number=number, pairings=rounds[number], by=None)
+
+
+# --- the export -----------------------------------------------------------------------
+
+
+def _external_key(member: Member) -> str:
+    return member.import_key or member.egd_pin or member.fide_id or str(member.pk)
+
+
+def tournament_to_results(
+    *, tournament: Tournament, keys: Literal["position", "external"] = "position"
+) -> ResultsFile:
+    """The stored tournament as a `ResultsFile`, for the writers.
+
+    `keys="position"`: players are numbered 1, 2, … in the order they were entered
+    (an imported EGD table's places, a TRF's starting ranks). `keys="external"`:
+    each player is his import key, EGD PIN, FIDE ID or member id (for JSON).
+    """
+    participants = list(
+        tournament.participants.select_related("member", "member__club").order_by("pk")
+    )
+    games = list(tournament.games.order_by("round", "pk"))
+    by_member: dict[int, Participant | None] = {p.member_id: p for p in participants}
+    extra_ids = [
+        m for g in games for m in (g.white_id, g.black_id) if m is not None and m not in by_member
+    ]
+    extra = Member.objects.select_related("club").in_bulk(extra_ids)
+    order = [p.member for p in participants] + [extra[m] for m in dict.fromkeys(extra_ids)]
+    key_of = {
+        member.pk: (_external_key(member) if keys == "external" else str(at))
+        for at, member in enumerate(order, start=1)
+    }
+    players = tuple(_file_player(m, by_member.get(m.pk), key_of[m.pk]) for m in order)
+    file_games: list[FileGame] = []
+    byes: list[FileBye] = []
+    for game in games:
+        if game.kind in Game.BYES:
+            byes.append(FileBye(game.round, key_of[game.white_id], BYE_POINTS[game.kind]))
+            continue
+        file_games.append(
+            FileGame(
+                round=game.round,
+                white=key_of[game.white_id],
+                black=key_of[game.black_id],  # type: ignore[index]
+                result=game.result,  # type: ignore[arg-type]
+                handicap=game.handicap,
+                kind="played" if game.kind == Game.Kind.PLAYED else "forfeit",
+            )
+        )
+    return ResultsFile(
+        details=_details(tournament, games),
+        players=players,
+        games=tuple(file_games),
+        byes=tuple(byes),
+    )
+
+
+def _file_player(member: Member, participant: Participant | None, key: str) -> FilePlayer:
+    grade = participant.grade if participant is not None else None
+    grade = grade if grade is not None else member.grade
+    declared = participant.rating_declared if participant is not None else None
+    club = participant.team if participant is not None and participant.team else None
+    return FilePlayer(
+        key=key,
+        family_name=member.family_name,
+        given_name=member.given_name,
+        grade=str(grade) if grade is not None else None,
+        country=member.country or None,
+        club=club or (member.club.name if member.club is not None else None),
+        egd_pin=member.egd_pin or None,
+        fide_id=member.fide_id or None,
+        fide_rating=declared if declared is not None else member.fide_rating,
+        birth_date=member.birth_date,
+        birth_year=member.birth_date.year if member.birth_date else None,
+        sex=member.sex or None,  # type: ignore[arg-type]
+        place=participant.place if participant is not None else None,
+    )
+
+
+def _details(tournament: Tournament, games: list[Game]) -> TournamentDetails:
+    from tournaments.timecontrol import adjusted_minutes
+
+    overtime = {
+        Tournament.Overtime.BYOYOMI: f"byoyomi {tournament.overtime_seconds}s",
+        Tournament.Overtime.CANADIAN: (
+            f"canadian {tournament.overtime_moves}/{tournament.overtime_seconds}s"
+        ),
+    }.get(tournament.overtime_kind)
+    fischer = (
+        float(tournament.overtime_seconds)
+        if tournament.overtime_kind == Tournament.Overtime.FISCHER
+        else None
+    )
+    rule = re.fullmatch(r"h(\d)", tournament.handicap_rule or "")
+    description = f"{tournament.basic_time_minutes}'" + (
+        f"+{tournament.overtime_seconds}''" if fischer is not None else ""
+    )
+    rounds = max([tournament.rounds, *(g.round for g in games)])
+    return TournamentDetails(
+        name=tournament.name,
+        city=tournament.city,
+        country=tournament.country,
+        start_date=tournament.start_date,
+        end_date=tournament.end_date,
+        tournament_class=tournament.tournament_class,
+        handicap_rule=int(rule.group(1)) if rule else None,
+        komi=float(tournament.komi) if tournament.komi is not None else None,
+        time_control=TimeControl(
+            basic_minutes=float(tournament.basic_time_minutes),
+            overtime=overtime,
+            fischer_increment_seconds=fischer,
+            adjusted_minutes=round(adjusted_minutes(tournament), 1),
+            description=description,
+        ),
+        rounds=rounds,
+        board_size=tournament.board_size if tournament.game == GameKind.GO else None,
+        official=tournament.official,
+    )
+
+
+def problems_text(problems: Iterable[Problem]) -> list[str]:
+    """Problems as lines, by line number (those without a line last)."""
+    ordered = sorted(problems, key=lambda p: (p.line is None, p.line or 0, p.column or 0))
+    return [f"{p.severity}: {p}" for p in ordered]
+
+
+__all__ = [
+    "ImportPreview",
+    "PlayerMatch",
+    "problems_text",
+    "results_import",
+    "results_preview",
+    "tournament_to_results",
+]

@@ -1,0 +1,41 @@
+"""manage.py export_tournament ID --format egd|trf|csv|json [--output FILE]"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from django.core.management.base import BaseCommand, CommandError
+
+from tournaments.formats import FORMATS, FormatError, write
+from tournaments.importing import problems_text, tournament_to_results
+from tournaments.models import Tournament
+
+FORMAT_CHOICES = sorted({*FORMATS, "trf"})
+
+
+class Command(BaseCommand):
+    help = "Write a tournament as a results file (EGD, TRF, CSV or JSON)."
+
+    def add_arguments(self, parser):
+        parser.add_argument("tournament_id", type=int)
+        parser.add_argument("--format", dest="fmt", required=True, choices=FORMAT_CHOICES)
+        parser.add_argument("--output", help="write to this file instead of standard output")
+
+    def handle(self, *args, tournament_id, fmt, output, **options):
+        try:
+            tournament = Tournament.objects.get(pk=tournament_id)
+        except Tournament.DoesNotExist as error:
+            raise CommandError(f"no tournament {tournament_id}") from error
+        keys = "external" if fmt == "json" else "position"
+        results = tournament_to_results(tournament=tournament, keys=keys)
+        try:
+            text = write(results, fmt)
+        except FormatError as error:
+            raise CommandError("\n".join(problems_text(error.problems))) from error
+        if output:
+            # newline="": the writers choose their line ends (TRF uses CRLF).
+            with Path(output).open("w", encoding="utf-8", newline="") as file:
+                file.write(text)
+            self.stdout.write(f"wrote {output}")
+        else:
+            self.stdout.write(text, ending="")

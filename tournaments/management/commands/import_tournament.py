@@ -1,0 +1,173 @@
+"""manage.py import_tournament FILE --list SLUG --format egd|trf|trf16|trf26|csv|json
+
+Parses the file, prints the preview (players matched / new / ambiguous, the
+file's warnings by line, what the importer noticed) and, unless --dry-run,
+saves it. The last line printed is `tournament <id>`.
+"""
+
+from __future__ import annotations
+
+import sys
+from dataclasses import replace
+from pathlib import Path
+
+from django.core.exceptions import PermissionDenied, ValidationError
+from django.core.management.base import BaseCommand, CommandError
+
+from clubsite.models import Club
+from ratings.models import RatingList
+from tournaments.formats import FORMATS, MAX_UPLOAD_BYTES, FormatError, guess_format, parse
+from tournaments.importing import (
+    ImportPreview,
+    problems_text,
+    results_import,
+    results_preview,
+)
+from tournaments.models import Tournament
+
+FORMAT_CHOICES = sorted({*FORMATS, "trf"})
+IMPORTED_CLUB = ("imported-results", "Imported results")
+
+
+def read_upload(path: str) -> bytes:
+    """The file's bytes; refuses an oversized file before reading it all."""
+    if path == "-":
+        data = sys.stdin.buffer.read(MAX_UPLOAD_BYTES + 1)
+    else:
+        file = Path(path)
+        if not file.is_file():
+            raise CommandError(f"no such file: {path}")
+        if file.stat().st_size > MAX_UPLOAD_BYTES:
+            limit = MAX_UPLOAD_BYTES // (1024 * 1024)
+            raise CommandError(f"The file is larger than {limit} MB; it was not read.")
+        data = file.read_bytes()
+    if len(data) > MAX_UPLOAD_BYTES:
+        limit = MAX_UPLOAD_BYTES // (1024 * 1024)
+        raise CommandError(f"The file is larger than {limit} MB; it was not read.")
+    return data
+
+
+def default_organiser(rating_list: RatingList) -> Club:
+    if rating_list.owner_club is not None:
+        return rating_list.owner_club
+    slug, name = IMPORTED_CLUB
+    club, _created = Club.objects.get_or_create(slug=slug, defaults={"name": name})
+    return club
+
+
+def parse_choices(values: list[str]) -> dict[str, int | str]:
+    choices: dict[str, int | str] = {}
+    for value in values:
+        key, sep, target = value.partition("=")
+        if not sep or not key or not (target == "new" or target.isdigit()):
+            raise CommandError(f"--choose takes KEY=MEMBER_ID or KEY=new, not {value!r}")
+        choices[key] = target if target == "new" else int(target)
+    return choices
+
+
+class Command(BaseCommand):
+    help = "Import a results file (EGD, TRF, CSV, JSON) as a tournament of a rating list."
+
+    def add_arguments(self, parser):
+        parser.add_argument("file", help="the results file, or - for standard input")
+        parser.add_argument("--list", dest="list_slug", required=True, help="rating list slug")
+        parser.add_argument("--format", dest="fmt", choices=FORMAT_CHOICES)
+        parser.add_argument("--dry-run", action="store_true", help="show the preview only")
+        parser.add_argument("--organiser", help="slug of the organising club")
+        parser.add_argument("--draft", action="store_true", help="save as a draft, not submitted")
+        parser.add_argument(
+            "--choose",
+            action="append",
+            default=[],
+            metavar="KEY=MEMBER_ID|new",
+            help="settle an ambiguous player (repeatable)",
+        )
+
+    def handle(self, *args, file, list_slug, fmt, dry_run, organiser, draft, choose, **options):
+        try:
+            rating_list = RatingList.objects.get(slug=list_slug)
+        except RatingList.DoesNotExist as error:
+            raise CommandError(f"no rating list {list_slug!r}") from error
+        club = self._organiser(organiser, rating_list)
+        fmt = fmt or (guess_format(file) if file != "-" else None)
+        if fmt is None:
+            raise CommandError("Please say which format the file is in (--format).")
+        data = read_upload(file)
+        name = Path(file).name if file != "-" else None
+        try:
+            results = parse(data, fmt, name)
+        except FormatError as error:
+            raise CommandError(
+                "The file cannot be imported:\n" + "\n".join(problems_text(error.problems))
+            ) from error
+        if not results.details.name and name:
+            results = replace(results, details=replace(results.details, name=Path(name).stem))
+        preview = results_preview(results=results, rating_list=rating_list, organiser=club, fmt=fmt)
+        self._print(preview)
+        if dry_run:
+            self.stdout.write("dry run: nothing saved")
+            return
+        status = Tournament.Status.DRAFT if draft else Tournament.Status.SUBMITTED
+        try:
+            tournament = results_import(
+                results=results,
+                rating_list=rating_list,
+                organiser=club,
+                by=None,
+                choices=parse_choices(choose),
+                status=status,
+                fmt=fmt,
+                source=name or "standard input",
+            )
+        except (ValidationError, PermissionDenied) as error:
+            messages = error.messages if isinstance(error, ValidationError) else [str(error)]
+            raise CommandError("Nothing was saved:\n" + "\n".join(messages)) from error
+        self.stdout.write(f"saved as {tournament.get_status_display()}: {tournament.name}")
+        self.stdout.write(f"tournament {tournament.pk}")
+
+    def _organiser(self, slug: str | None, rating_list: RatingList) -> Club:
+        if slug is None:
+            return default_organiser(rating_list)
+        try:
+            return Club.objects.get(slug=slug)
+        except Club.DoesNotExist as error:
+            raise CommandError(f"no club {slug!r}") from error
+
+    def _print(self, preview: ImportPreview) -> None:
+        write = self.stdout.write
+        details = preview.results.details
+        write(
+            f"{details.name or '(no name)'}: {len(preview.players)} players, "
+            f"{len(preview.results.games)} games, {len(preview.results.byes)} byes, "
+            f"{details.rounds} rounds ({preview.game})"
+        )
+        write(
+            f"players: {len(preview.matched)} matched, {len(preview.new)} new, "
+            f"{len(preview.ambiguous)} ambiguous"
+        )
+        for match in preview.players:
+            player = match.player
+            label = f"  {match.status:<9} {player.key:>5}  {player.name}"
+            if match.status == "matched" and match.member is not None:
+                label += f" → #{match.member.pk} {match.member.full_name} (by {match.matched_by})"
+            elif match.status == "ambiguous":
+                label += " → one of: " + ", ".join(
+                    f"#{m.pk} {m.full_name}" for m in match.candidates
+                )
+            if match.new_to_list and preview.rating_list is not None:
+                label += " [new to the list]"
+            write(label)
+            for note in match.notes:
+                write(f"            {note}")
+        if preview.warnings:
+            write("warnings:")
+            for line in problems_text(preview.warnings):
+                write(f"  {line}")
+        if preview.checks:
+            write("checks:")
+            for check in preview.checks:
+                write(f"  {check}")
+        if preview.errors:
+            write("errors:")
+            for error in preview.errors:
+                write(f"  {error}")
