@@ -231,6 +231,7 @@ def api_tournament(request: HttpRequest, pk: int) -> JsonResponse:
                             "rated": c.rated,
                         }
                         for c in row.changes
+                        if c is not None
                     ],
                 }
                 for row in table.rows

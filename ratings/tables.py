@@ -46,13 +46,13 @@ class RatingEntryTable(tables.Table):
     grade = tables.Column(verbose_name=_("Grade"), order_by=("grade",))
     club = tables.Column(verbose_name=_("Club"), accessor="member__club__name", default="—")
     country = tables.Column(verbose_name=_("Country"), accessor="member__country")
-    rating = _RatingColumn(verbose_name=_("Rating"), order_by=("-rating",))
+    rating = _RatingColumn(verbose_name=_("Rating"), order_by=("rating",))
     tournaments = tables.Column(
-        verbose_name=_("Tournaments"), order_by=("-tournaments",),
+        verbose_name=_("Tournaments"), order_by=("tournaments",),
         attrs={"td": {"class": "num"}, "th": {"class": "num"}},
     )  # fmt: skip
     last_played = tables.DateColumn(
-        verbose_name=_("Last played"), short=True, order_by=("-last_played",)
+        verbose_name=_("Last played"), short=True, order_by=("last_played",)
     )
 
     class Meta:

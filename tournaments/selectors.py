@@ -103,7 +103,7 @@ class Row:
     participant: Participant
     cells: list[Cell]
     points: Decimal = Decimal(0)
-    changes: list[RatingChange] = field(default_factory=list)
+    changes: list[RatingChange | None] = field(default_factory=list)  # one per change_lists
 
     @property
     def member(self):  # noqa: ANN201 - the participant's member
@@ -116,10 +116,11 @@ class Crosstable:
     rounds: list[int]
     rows: list[Row]
     lists: list[ListTournament]
+    change_lists: list[tuple[str, str]] = field(default_factory=list)  # (name, slug)
 
     @property
     def has_changes(self) -> bool:
-        return any(row.changes for row in self.rows)
+        return bool(self.change_lists)
 
 
 def _score(game: Game, white: bool) -> tuple[str, Decimal]:
@@ -190,12 +191,14 @@ def crosstable(tournament: Tournament, *, with_changes: bool = True) -> Crosstab
         .select_related("rating_list")
         .order_by("rating_list__name")
     )
+    table = Crosstable(tournament, rounds, rows, links)
     if with_changes and tournament.status == Tournament.Status.APPROVED:
-        _attach_changes(tournament, rows)
-    return Crosstable(tournament, rounds, rows, links)
+        _attach_changes(table)
+    return table
 
 
-def _attach_changes(tournament: Tournament, rows: list[Row]) -> None:
+def _attach_changes(table: Crosstable) -> None:
+    tournament, rows = table.tournament, table.rows
     history = (
         RatingHistory.objects.filter(tournament=tournament)
         .select_related("rating_list")
@@ -205,13 +208,17 @@ def _attach_changes(tournament: Tournament, rows: list[Row]) -> None:
         )
         .order_by("rating_list__name")
     )  # fmt: skip
-    by_member: dict[int, list[RatingChange]] = defaultdict(list)
+    by_member: dict[int, dict[str, RatingChange]] = defaultdict(dict)
+    lists: dict[str, str] = {}
     for h in history:
-        by_member[h.member_id].append(
+        lists[h.rating_list.slug] = h.rating_list.name
+        by_member[h.member_id][h.rating_list.slug] = (
             RatingChange(
                 h.rating_list.name, h.rating_list.slug, h.rating_list.system,
                 h.before, h.after, h.change, h.provisional, h.rated,
             )
         )  # fmt: skip
+    table.change_lists = sorted(((name, slug) for slug, name in lists.items()))
     for row in rows:
-        row.changes = by_member.get(row.participant.member_id, [])
+        mine = by_member.get(row.participant.member_id, {})
+        row.changes = [mine.get(slug) for _name, slug in table.change_lists]

@@ -45,7 +45,8 @@ def rated_tournament(
         **({"name": name} if name else {}),
     )  # fmt: skip
     ListTournament.objects.create(
-        rating_list=rating_list, tournament=tournament,
+        rating_list=rating_list,
+        tournament=tournament,
         rated_at=dt.datetime.combine(day, dt.time(12), tzinfo=dt.UTC),
     )
     ratings = ratings if ratings is not None else {}
@@ -97,19 +98,34 @@ def small_world(players_count: int = 6) -> World:
     grades = ["3d", "1d", "2k", "5k", "10k", "15k", "20k", "1k"]
     players = [
         MemberFactory(
-            family_name=f"Family{i:02d}", given_name=f"Given{i:02d}",
-            club=clubs[i % 2], country=clubs[i % 2].country, grade=grades[i % len(grades)],
+            family_name=f"Family{i:02d}",
+            given_name=f"Given{i:02d}",
+            club=clubs[i % 2],
+            country=clubs[i % 2].country,
+            grade=grades[i % len(grades)],
         )  # fmt: skip
         for i in range(players_count)
     ]
     world = World(rating_list, clubs, players)
     ratings: dict[int, float] = {}
     world.tournaments.append(
-        rated_tournament(rating_list, players, day=dt.date(2024, 3, 1), name="Spring Cup",
-                         sequence=1, ratings=ratings)  # fmt: skip
+        rated_tournament(
+            rating_list,
+            players,
+            day=dt.date(2024, 3, 1),
+            name="Spring Cup",
+            sequence=1,
+            ratings=ratings,
+        )  # fmt: skip
     )
     world.tournaments.append(
-        rated_tournament(rating_list, players[:4], day=dt.date(2024, 9, 1), name="Autumn Cup",
-                         sequence=2, ratings=ratings)  # fmt: skip
+        rated_tournament(
+            rating_list,
+            players[:4],
+            day=dt.date(2024, 9, 1),
+            name="Autumn Cup",
+            sequence=2,
+            ratings=ratings,
+        )  # fmt: skip
     )
     return world

@@ -1,0 +1,53 @@
+"""The read-only JSON API."""
+
+from __future__ import annotations
+
+import pytest
+from django.urls import reverse
+
+from tests.factories import TournamentFactory
+from tournaments.models import Tournament
+
+pytestmark = pytest.mark.django_db
+
+
+def test_index_and_lists(client, world):
+    assert "rating_lists" in client.get(reverse("api_index")).json()
+    lists = client.get(reverse("api_rating_lists")).json()["lists"]
+    assert lists[0]["slug"] == "ukraine-go" and lists[0]["players"] == 6
+
+
+def test_rating_list(client, world):
+    data = client.get(reverse("api_rating_list", args=["ukraine-go"]), {"limit": 3}).json()
+    assert data["total"] == 6 and len(data["players"]) == 3
+    ratings = [p["rating"] for p in data["players"]]
+    assert ratings == sorted(ratings, reverse=True)
+    assert data["players"][0]["rank"] == 1
+    assert client.get(reverse("api_rating_list", args=["nope"])).status_code == 404
+
+
+def test_player(client, world):
+    player = world.players[0]
+    data = client.get(reverse("api_player", args=[player.pk])).json()
+    assert data["name"] == player.full_name
+    (lst,) = data["lists"]
+    assert [h["tournament"]["name"] for h in lst["history"]] == ["Spring Cup", "Autumn Cup"]
+    assert lst["history"][0]["breakdown"][0]["expected"] == 0.5
+    assert client.get(reverse("api_player", args=[999999])).status_code == 404
+
+
+def test_tournament(client, world):
+    tournament = world.tournaments[1]
+    data = client.get(reverse("api_tournament", args=[tournament.pk])).json()
+    assert [p["points"] for p in data["players"]] == [3, 2, 1, 0]
+    assert len(data["games"]) == 6
+    assert data["players"][0]["rating_changes"][0]["change"] == 30.0
+
+
+def test_draft_tournament_is_404(client, db):
+    draft = TournamentFactory(status=Tournament.Status.DRAFT)
+    assert client.get(reverse("api_tournament", args=[draft.pk])).status_code == 404
+
+
+def test_api_is_read_only(client, world):
+    assert client.post(reverse("api_rating_lists")).status_code == 405

@@ -1,0 +1,204 @@
+"""Home, player profile, tournaments, clubs, calculator, my profile."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+from django.urls import reverse
+
+from ratings.models import RatingHistory
+from tests.factories import MemberFactory, TournamentFactory, UserFactory
+from tournaments.models import Tournament
+
+pytestmark = pytest.mark.django_db
+
+
+def test_home_shows_lists_recent_and_waiting(client, world):
+    TournamentFactory(name="Pending Open", status=Tournament.Status.SUBMITTED)
+    TournamentFactory(name="Secret Draft", status=Tournament.Status.DRAFT)
+    html = client.get(reverse("home")).content.decode()
+    assert "Ukraine Go" in html and "Autumn Cup" in html and "Pending Open" in html
+    assert "Secret Draft" not in html
+
+
+def test_player_profile(client, world):
+    player = world.players[1]
+    response = client.get(reverse("player_detail", args=[player.pk]))
+    html = response.content.decode()
+    assert response.status_code == 200
+    assert player.full_name in html
+    assert "Spring Cup" in html and "Autumn Cup" in html
+    # the breakdown names each opponent with his rating, result and expectation
+    assert world.players[0].full_name in html and "0.500" in html
+    chart = json.loads(
+        html.split('id="rating-chart-data" type="application/json">', 1)[1].split("</script>", 1)[0]
+    )
+    (dataset,) = chart["datasets"]
+    assert [p["x"] for p in dataset["data"]] == ["2024-03-01", "2024-09-01"]
+    history = RatingHistory.objects.filter(member=player).order_by("date")
+    assert [p["y"] for p in dataset["data"]] == [round(h.after) for h in history]
+    # head to head: lost to player 0 twice (the earlier player wins every game)
+    h2h = {h.opponent_id: h for h in response.context["profile"].head_to_head}
+    assert (h2h[world.players[0].pk].wins, h2h[world.players[0].pk].losses) == (0, 2)
+
+
+def test_player_head_to_head_games(client, world):
+    player, other = world.players[1], world.players[0]
+    response = client.get(reverse("player_detail", args=[player.pk]), {"vs": other.pk})
+    assert len(response.context["versus_games"]) == 2
+
+
+def test_unknown_player_404(client, db):
+    assert client.get(reverse("player_detail", args=[999999])).status_code == 404
+
+
+def test_profile_query_count(client, world, django_assert_max_num_queries):
+    with django_assert_max_num_queries(10):
+        client.get(reverse("player_detail", args=[world.players[0].pk]))
+
+
+def test_tournament_list_hides_drafts_and_filters(client, world):
+    TournamentFactory(name="Secret Draft", status=Tournament.Status.DRAFT)
+    TournamentFactory(name="Waiting Cup", status=Tournament.Status.SUBMITTED)
+    html = client.get(reverse("tournament_list")).content.decode()
+    assert "Spring Cup" in html and "Waiting Cup" in html and "Secret Draft" not in html
+    html = client.get(reverse("tournament_list"), {"status": "submitted"}).content.decode()
+    assert "Waiting Cup" in html and "Spring Cup" not in html
+    html = client.get(reverse("tournament_list"), {"q": "autumn"}).content.decode()
+    assert "Autumn Cup" in html and "Spring Cup" not in html
+
+
+def test_tournament_crosstable_and_changes(client, world):
+    tournament = world.tournaments[1]  # 4 players, round robin, earlier player wins
+    response = client.get(reverse("tournament_detail", args=[tournament.pk]))
+    html = response.content.decode()
+    table = response.context["crosstable"]
+    assert [row.points for row in table.rows] == [3, 2, 1, 0]
+    first = table.rows[0]
+    assert [c.text for c in first.cells] == ["2+/w", "3+/w", "", "4+/w", "", ""] or all(
+        c.result in ("+", "") for c in first.cells
+    )
+    assert "Rated." in html
+    assert first.changes[0].change == 30.0
+    assert "+30.0" in html
+
+
+def test_rejected_tournament_shows_reason(client, db):
+    tournament = TournamentFactory(
+        status=Tournament.Status.REJECTED, decision_comment="Round 3 is missing."
+    )
+    html = client.get(reverse("tournament_detail", args=[tournament.pk])).content.decode()
+    assert "Rejected by the referee." in html and "Round 3 is missing." in html
+
+
+def test_waiting_tournament(client, db):
+    tournament = TournamentFactory(status=Tournament.Status.SUBMITTED)
+    html = client.get(reverse("tournament_detail", args=[tournament.pk])).content.decode()
+    assert "Waiting for a referee." in html
+
+
+def test_draft_is_404_for_the_public_but_seen_by_its_admin(client, db):
+    tournament = TournamentFactory(status=Tournament.Status.DRAFT)
+    url = reverse("tournament_detail", args=[tournament.pk])
+    assert client.get(url).status_code == 404
+    admin = UserFactory()
+    tournament.organiser.admins.add(admin)
+    client.force_login(admin)
+    assert client.get(url).status_code == 200
+
+
+def test_unknown_tournament_404(client, db):
+    assert client.get(reverse("tournament_detail", args=[424242])).status_code == 404
+
+
+def test_tournament_query_count(client, world, django_assert_max_num_queries):
+    with django_assert_max_num_queries(8):
+        client.get(reverse("tournament_detail", args=[world.tournaments[0].pk]))
+
+
+def test_club_page(client, world, django_assert_max_num_queries):
+    club = world.clubs[0]
+    with django_assert_max_num_queries(8):
+        response = client.get(reverse("club_detail", args=[club.slug]))
+    html = response.content.decode()
+    for p in world.players:
+        assert (p.full_name in html) == (p.club_id == club.pk)
+    assert "Spring Cup" in html
+    assert client.get(reverse("club_detail", args=["no-such-club"])).status_code == 404
+
+
+def test_calculator_with_ratings(client, db):
+    response = client.get(
+        reverse("calculator"), {"game": "go", "rating_a": 2100, "rating_b": 2000, "handicap": 0}
+    )
+    answer = response.context["answer"]
+    assert [r.system for r in answer.results] == ["egf", "ufgo", "rivne"]
+    egf = answer.results[0]
+    assert 0.6 < egf.a < 0.8 and egf.a + egf.b < 1  # epsilon
+    assert "%" in response.content.decode()
+
+
+def test_calculator_with_players(client, world):
+    a, b = world.players[0], world.players[3]
+    response = client.get(reverse("calculator"), {"game": "go", "a": a.pk, "b": b.pk})
+    answer = response.context["answer"]
+    assert [r.system for r in answer.results] == ["egf"]
+    assert set(answer.missing) == {"ufgo", "rivne"}
+    assert answer.results[0].a > 0.5
+
+
+def test_calculator_needs_two_sides(client, db):
+    response = client.get(reverse("calculator"), {"game": "chess", "rating_a": 1500})
+    assert response.context["answer"] is None
+    assert response.context["form"].errors
+
+
+def test_my_profile_requires_login_and_edits_only_contacts(client, world):
+    url = reverse("my_profile")
+    assert client.get(url).status_code == 302
+    user = UserFactory()
+    member = world.players[0]
+    member.user = user
+    member.save()
+    client.force_login(user)
+    assert client.get(url).status_code == 200
+    response = client.post(
+        url, {"email": "me@example.org", "phone": "+380 50 000", "family_name": "Hacker"}
+    )
+    assert response.status_code == 302
+    member.refresh_from_db()
+    assert (member.email, member.phone) == ("me@example.org", "+380 50 000")
+    assert member.family_name != "Hacker"
+
+
+def test_my_profile_without_member(client, db):
+    client.force_login(UserFactory())
+    assert "not linked" in client.get(reverse("my_profile")).content.decode()
+
+
+def test_auth_pages_render(client, db):
+    for name in ("login", "password_reset"):
+        assert client.get(reverse(name)).status_code == 200
+    client.force_login(UserFactory())
+    assert client.get(reverse("password_change")).status_code == 200
+
+
+def test_role_links_in_nav(client, world):
+    user = UserFactory()
+    world.rating_list.referees.add(user)
+    client.force_login(user)
+    html = client.get(reverse("home")).content.decode()
+    assert "My profile" in html
+    assert "My tournaments" not in html  # not a club admin
+
+
+def test_language_switch_translates(client, world):
+    client.post(reverse("set_language"), {"language": "uk", "next": "/"})
+    html = client.get(reverse("rating_lists")).content.decode()
+    assert 'lang="uk"' in html and "Рейтинг" in html
+    client.post(reverse("set_language"), {"language": "ru", "next": "/"})
+    html = client.get(reverse("rating_lists")).content.decode()
+    assert 'lang="ru"' in html and "Рейтинг" in html
+    member = MemberFactory()
+    assert client.get(reverse("player_detail", args=[member.pk])).status_code == 200
