@@ -481,14 +481,15 @@ def rate(event: EventInput) -> EventOutput:
             )
             starts[anomaly.player] = anomaly.new_start
             anomalous[anomaly.player] = True
-    return EventOutput(
-        system=SYSTEM_CODE,
-        event=event.event.id,
-        players=tuple(
+    try:
+        players = tuple(
             _player_output(calc, p, player.id, anomalous[p], event)
             for p, player in enumerate(event.players)
-        ),
-        notes=tuple(notes),
+        )
+    except OverflowError:  # only absurdly small divisors can blow changes past float range
+        raise BadInput("params", "the divisors make rating changes too large to write") from None
+    return EventOutput(
+        system=SYSTEM_CODE, event=event.event.id, players=players, notes=tuple(notes)
     )
 
 
