@@ -13,7 +13,7 @@ from typing import Any
 
 import pytest
 
-from ratings.systems import rate_json
+from ratings.systems import orr, rate_json
 from ratings.systems.model import BadInput
 from ratings.systems.orr import (
     TournamentWork,
@@ -62,6 +62,14 @@ def test_d1_round_pd_false_uses_the_full_expectation() -> None:
     pd = rated(document)["a"]["games"][0]["expected"]
     assert pd == pytest.approx(1 / (1 + 10 ** (-100 / 400)), abs=1e-15)
     assert pd != 0.64
+
+
+@pytest.mark.parametrize(
+    ("pd", "hundredths"), [(0.285, 29), (0.125, 13), (0.0049999, 0), (0.995, 100), (0.64, 64)]
+)
+def test_d1_pd_rounds_half_up_on_its_printed_decimal(pd: float, hundredths: int) -> None:
+    # 0.285*100 is 28.499999999999996 in binary; the decimal 0.285 still rounds up to 0.29.
+    assert orr._half_up_hundredths(pd) == hundredths
 
 
 # --- D2: half away from zero everywhere --------------------------------------------------------

@@ -11,13 +11,14 @@ from __future__ import annotations
 import contextlib
 import copy
 import json
+from decimal import ROUND_HALF_UP, Decimal
 from fractions import Fraction
 from typing import Any
 
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from ratings.systems import rate_json
+from ratings.systems import orr, rate_json
 from ratings.systems.model import BadInput
 from ratings.systems.orr import TournamentWork
 from ratings.systems.orr_newcomers import (
@@ -68,6 +69,14 @@ def tournaments(draw: st.DrawFn) -> dict[str, Any]:
                 games.append(game(round_number, f"p{a}", f"p{b}", result))
     participants = draw(st.one_of(st.none(), st.integers(1, 400)))
     return event(players, games, participants=participants)
+
+
+# --- PD rounding ------------------------------------------------------------------------------
+@SETTINGS
+@given(st.floats(0, 1))
+def test_pd_rounding_matches_half_up_on_the_decimal(pd: float) -> None:
+    decimal = Decimal(repr(pd)).quantize(Decimal("0.01"), rounding=ROUND_HALF_UP)
+    assert orr._half_up_hundredths(pd) == int(decimal * 100)
 
 
 # --- Start estimate inside the corridor -------------------------------------------------------
