@@ -192,6 +192,36 @@ def test_divisors_do_not_touch_the_rules_below_100(
                 assert game == other_game
 
 
+# --- the integer transcription of `move` (B5 step 3) ----------------------------------------
+
+
+def reference_move(r: Fraction, delta: Fraction, low: bool) -> Fraction:
+    """`move` exactly as printed in spec B5, on Fractions."""
+    if low:
+        if r < 100:
+            t = r + delta
+            return t if t < 100 else 100 + 10 * (t - 100)
+        return r + 10 * delta
+    if r >= 100:
+        t = r + delta
+        return t if t >= 100 else 100 + (t - 100) / 10
+    t = r + delta / 10
+    return t if t < 100 else 100 + 10 * (t - 100)
+
+
+FRACTIONS = st.builds(
+    Fraction, st.integers(-300_000, 300_000), st.sampled_from([1, 2, 3, 10, 100, 7])
+)
+
+
+@settings(max_examples=300, deadline=None)
+@given(FRACTIONS, FRACTIONS, st.booleans())
+def test_step_is_round1_of_the_spec_move(rating: Fraction, delta: Fraction, low: bool) -> None:
+    if low and rating >= 100:
+        delta = abs(delta)  # a change below 100 is never negative (5.1-5.3)
+    assert ufgo.step(rating, delta, low) == ufgo.round1(reference_move(rating, delta, low))
+
+
 # --- under 100 (section 5) ------------------------------------------------------------------
 
 
