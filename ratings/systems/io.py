@@ -338,7 +338,7 @@ def parse_event(
     for index, item in enumerate(_list(_required(data, "games", ""), "games")):
         game = _parse_game(item, index, seen)
         for side, player_id in (("white", game.white), ("black", game.black)):
-            if (game.round, player_id) in playing:
+            if (game.round, player_id) in playing and not system.several_games_per_round:
                 raise BadInput(
                     f"games[{index}].{side}",
                     f"player {player_id!r} already plays in round {game.round}",

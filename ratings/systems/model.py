@@ -113,6 +113,9 @@ class RatingSystem:
     default; `rate` validates the values it is given (raising `BadInput`
     with the field ``params.<name>``) and rates one event.
     `needs_grade`: a newcomer without a grade is bad input (the Go systems).
+    `several_games_per_round`: the system's spec defines what happens when a
+    player has more than one game in a round (a batch of games); otherwise
+    the core rejects it as bad input.
     """
 
     code: str
@@ -120,3 +123,4 @@ class RatingSystem:
     params: Mapping[str, JSON]
     rate: Callable[[EventInput], EventOutput]
     needs_grade: bool = False
+    several_games_per_round: bool = False

@@ -186,3 +186,18 @@ def test_loads_rejects_malformed_json(text: str | bytes, fragment: str) -> None:
         loads(text)
     assert error.value.field == "input"
     assert fragment in error.value.message
+
+
+def test_a_system_may_allow_several_games_per_round() -> None:
+    import dataclasses
+
+    from ratings.systems.io import parse_event
+    from ratings.systems.registry import SYSTEMS
+
+    document = valid()
+    add_game(round=1, white="p3", black="p2", result="black")(document)
+    batch = dataclasses.replace(SYSTEMS["egf"], several_games_per_round=True)
+    _, event = parse_event(document, {**SYSTEMS, "egf": batch})
+    assert [(g.round, g.white, g.black) for g in event.games][-1] == (1, "p3", "p2")
+    with pytest.raises(BadInput):
+        parse_event(document, SYSTEMS)
