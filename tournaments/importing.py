@@ -200,9 +200,8 @@ def _match_one(player: FilePlayer, index: _Index, fmt: str | None) -> PlayerMatc
         if key in index.by_fide:
             return PlayerMatch(player, "matched", index.by_fide[key], matched_by="FIDE ID")
         by_id = index.by_id.get(int(key)) if key.isdigit() and len(key) < 10 else None
-        if by_id is not None and (
-            not (player.family_name or fmt == "csv") or _name_matches(by_id, player, fmt)
-        ):
+        # A number is a member id, unless the file also names somebody else.
+        if by_id is not None and (not player.family_name or _name_matches(by_id, player, fmt)):
             return PlayerMatch(player, "matched", by_id, matched_by="member id")
     return _match_by_name(player, index, fmt)
 

@@ -13,6 +13,7 @@ from pathlib import Path
 
 from django.core.exceptions import PermissionDenied, ValidationError
 from django.core.management.base import BaseCommand, CommandError
+from django.db import transaction
 
 from clubsite.models import Club
 from ratings.models import RatingList
@@ -47,10 +48,13 @@ def read_upload(path: str) -> bytes:
     return data
 
 
-def default_organiser(rating_list: RatingList) -> Club:
+def default_organiser(rating_list: RatingList, *, create: bool) -> Club:
+    """The list's owner club, else the "Imported results" club (unsaved until `create`)."""
     if rating_list.owner_club is not None:
         return rating_list.owner_club
     slug, name = IMPORTED_CLUB
+    if not create:
+        return Club.objects.filter(slug=slug).first() or Club(slug=slug, name=name)
     club, _created = Club.objects.get_or_create(slug=slug, defaults={"name": name})
     return club
 
@@ -88,7 +92,7 @@ class Command(BaseCommand):
             rating_list = RatingList.objects.get(slug=list_slug)
         except RatingList.DoesNotExist as error:
             raise CommandError(f"no rating list {list_slug!r}") from error
-        club = self._organiser(organiser, rating_list)
+        club = self._organiser(organiser, rating_list, create=False)
         fmt = fmt or (guess_format(file) if file != "-" else None)
         if fmt is None:
             raise CommandError("Please say which format the file is in (--format).")
@@ -109,25 +113,28 @@ class Command(BaseCommand):
             return
         status = Tournament.Status.DRAFT if draft else Tournament.Status.SUBMITTED
         try:
-            tournament = results_import(
-                results=results,
-                rating_list=rating_list,
-                organiser=club,
-                by=None,
-                choices=parse_choices(choose),
-                status=status,
-                fmt=fmt,
-                source=name or "standard input",
-            )
+            # One transaction, so that a refused file leaves no organiser club behind either.
+            with transaction.atomic():
+                club = self._organiser(organiser, rating_list, create=True)
+                tournament = results_import(
+                    results=results,
+                    rating_list=rating_list,
+                    organiser=club,
+                    by=None,
+                    choices=parse_choices(choose),
+                    status=status,
+                    fmt=fmt,
+                    source=name or "standard input",
+                )
         except (ValidationError, PermissionDenied) as error:
             messages = error.messages if isinstance(error, ValidationError) else [str(error)]
             raise CommandError("Nothing was saved:\n" + "\n".join(messages)) from error
         self.stdout.write(f"saved as {tournament.get_status_display()}: {tournament.name}")
         self.stdout.write(f"tournament {tournament.pk}")
 
-    def _organiser(self, slug: str | None, rating_list: RatingList) -> Club:
+    def _organiser(self, slug: str | None, rating_list: RatingList, *, create: bool) -> Club:
         if slug is None:
-            return default_organiser(rating_list)
+            return default_organiser(rating_list, create=create)
         try:
             return Club.objects.get(slug=slug)
         except Club.DoesNotExist as error:
