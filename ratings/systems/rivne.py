@@ -423,6 +423,9 @@ def rate(event_input: EventInput) -> EventOutput:
             start[p] = new_start
             anomalous[p] = True
 
+    if not all(math.isfinite(calc.after(p)) for p in range(len(players))):
+        # Only extreme params (a tiny k2_divisor, a huge k2_base) can get here.
+        raise BadInput("params", "these parameter values make a rating overflow")
     outputs = tuple(
         player_output(calc, p, players, flags[p], anomalous[p]) for p in range(len(players))
     )
@@ -482,5 +485,6 @@ SYSTEM = RatingSystem(
     title="Rivne Go club (EGF formula round by round, UFGO rules below 100)",
     params=DEFAULT_PARAMS,
     rate=rate,
-    needs_grade=False,
+    needs_grade=False,  # D2: no grade → start 0
+    several_games_per_round=True,  # D4 defines it
 )

@@ -8,11 +8,11 @@ from __future__ import annotations
 
 import datetime as dt
 import math
-from typing import Literal
+from typing import Any, Literal
 
 import pytest
 
-from ratings.systems import rivne
+from ratings.systems import rate_json, rivne
 from ratings.systems.grades import Grade
 from ratings.systems.model import (
     JSON,
@@ -179,6 +179,20 @@ def test_d4_two_games_in_a_round_use_round_start_ratings_and_apply_in_order() ->
     assert player(loss_first, "P").after == pytest.approx(100 + win)
     win_first = rate(players, [(1, "P", "R", "white"), (1, "Q", "P", "white")], params=single)
     assert player(win_first, "P").after == pytest.approx(110 + win + loss)
+
+
+def test_d4_the_boundary_admits_two_games_of_a_player_in_one_round() -> None:
+    document: dict[str, JSON] = {
+        "system": "rivne",
+        "event": {"id": "t", "date": "2024-05-01"},
+        "players": [{"id": pid, "rating": 1500, "grade": "6k"} for pid in ("P", "Q", "R")],
+        "games": [
+            {"round": 1, "white": "P", "black": "Q", "result": "white"},
+            {"round": 1, "white": "R", "black": "P", "result": "white"},
+        ],
+    }
+    result: Any = rate_json(document)
+    assert [len(p["games"]) for p in result["players"]] == [2, 1, 1]
 
 
 # --- D5, D6, D8, D12: which rating feeds which quantity ---------------------------------------
@@ -455,7 +469,8 @@ def test_d17_additional_points_anomaly_also_in_handicap_events() -> None:
 
 
 def test_d17_exactly_the_limit_is_anomalous() -> None:
-    players: list[PlayerSpec] = [("P", 10, "29k")] + [(f"Q{i}", 150, "20k") for i in range(3)]
+    players: list[PlayerSpec] = [("P", 10, "29k")]
+    players += [(f"Q{i}", 150, "20k") for i in range(3)]
     two = rate(players, [(1, "Q0", "P", "black"), (2, "Q1", "P", "black")])
     assert not player(two, "P").anomalous  # 3 + 3 = 6 < 9
     games: list[GameSpec] = [(r + 1, f"Q{r}", "P", "black") for r in range(3)]
@@ -601,3 +616,9 @@ def test_params_bad_values_are_bad_input(name: str, value: JSON) -> None:
     with pytest.raises(BadInput) as error:
         rate(EX3_PLAYERS, [(1, "X", "Y", "white")], params={name: value})
     assert error.value.field == f"params.{name}"
+
+
+def test_params_that_overflow_a_rating_are_bad_input() -> None:
+    with pytest.raises(BadInput) as error:
+        rate(EX3_PLAYERS, [(1, "X", "Y", "white")], params={"k2_divisor": 5e-324})
+    assert error.value.field == "params"

@@ -47,6 +47,7 @@ def test_example_is_reproduced(name: str, event: dict[str, Any], expected: dict[
 def test_games_changes_sum_to_the_total(
     name: str, event: dict[str, Any], expected: dict[str, Any]
 ) -> None:
-    for player in rate_json(event)["players"]:
+    result: Any = rate_json(event)
+    for player in result["players"]:
         total = sum(game["change"] for game in player["games"])
         assert total == pytest.approx(player["change"], abs=1e-9)
