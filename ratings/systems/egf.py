@@ -238,12 +238,17 @@ def _number(value: JSON, field: str, low: float, high: float = math.inf) -> floa
     assert isinstance(value, int | float)
     number = float(value)
     if not (math.isfinite(number) and low <= number <= high):
-        raise BadInput(field, f"must be between {low} and {high}")
+        bounds = f"at least {low:g}" if high == math.inf else f"between {low:g} and {high:g}"
+        raise BadInput(field, f"must be a finite number {bounds}")
     return number
 
 
 def settings_from(params: Mapping[str, JSON]) -> Settings:
-    """Validate the values of `params` (the names are checked by the core)."""
+    """The published constants with the caller's overrides, values checked.
+
+    `epsilon` (egf.md §2), `class_weights` (§5.1, any of A/B/C), `max_drop` (§5.2)
+    and `floor` (§5.3); the core has already rejected unknown names.
+    """
     epsilon = _number(params.get("epsilon", EPSILON), "params.epsilon", 0.0, 0.5)
     weights = dict(CLASS_WEIGHTS)
     given = params.get("class_weights", {})
