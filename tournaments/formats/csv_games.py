@@ -36,6 +36,8 @@ def parse(text: str, filename: str | None = None) -> ResultsFile:
     seats: dict[tuple[int, str], int] = {}
     try:
         for row in reader:
+            if log.full:
+                break
             line = reader.line_num
             if not any(cell.strip() for cell in row):
                 continue
@@ -66,7 +68,7 @@ def parse(text: str, filename: str | None = None) -> ResultsFile:
     return ResultsFile(
         details=TournamentDetails(rounds=rounds),
         players=tuple(players.values()),
-        games=tuple(sorted(games, key=lambda g: g.round)),
+        games=tuple(games),  # file order: the players are listed in order of first appearance
         warnings=log.warnings(),
     )
 

@@ -16,6 +16,7 @@ import re
 from collections import Counter
 from dataclasses import dataclass, replace
 from pathlib import PurePath
+from typing import NamedTuple
 
 from ratings.systems.grades import Grade
 from tournaments.formats.model import (
@@ -36,6 +37,7 @@ RATED_CLASSES = ("A", "B", "C")
 UNRATED_CLASSES = {"D": "an online tournament", "X": "an unrated tournament"}
 EVEN_GAMES_RULE = 9  # `h9`: every game is even
 MAX_HANDICAP = 9
+MAX_ROUNDS = 200  # more is not a tournament table; stops a garbage upload early
 BYE_POINTS = {"+": 1.0, "=": 0.5, "-": 0.0}
 # Clubs written as a placeholder for "no club" in real tables.
 NO_CLUB = re.compile(r"^x{2,4}$", re.IGNORECASE)
@@ -56,8 +58,7 @@ _PIN = re.compile(r"^\d{8}$")
 _ENTRY_HELP = "expected something like 12+/w, 7-/b2, 3=, 5+! or 0+"
 
 
-@dataclass(frozen=True, slots=True)
-class _Entry:
+class _Entry(NamedTuple):
     opponent: int
     symbol: str  # + - =
     forfeit: bool
@@ -86,6 +87,8 @@ def parse(text: str, filename: str | None = None) -> ResultsFile:
     comments: list[str] = []
     rows: list[_Row] = []
     for number, raw in enumerate(text.lstrip("\ufeff").splitlines(), start=1):
+        if log.full:
+            break
         content, _, comment = raw.partition(";")
         if not content.strip():
             _read_tags(comment, number, tags, comments, log)
@@ -173,6 +176,9 @@ def _read_dates(
     parts = [part.strip() for part in value.split(",")]
     dates: list[dt.date | None] = []
     for part in parts[:2]:
+        if not part:
+            dates.append(None)
+            continue
         try:
             dates.append(dt.date.fromisoformat(part))
         except ValueError:
@@ -316,43 +322,47 @@ def _read_entries(tokens: list[str], line: int, log: ProblemLog) -> list[_Entry]
     Score columns may stand before or after the entries, and some of them look
     like results (a tied SOS is written `358=`), so only the longest run counts.
     """
-    for token in tokens:
-        if not _ENTRY.match(token) and _LOOKS_LIKE_ENTRY.search(token):
+    matches = [_ENTRY.match(token) for token in tokens]
+    for token, match in zip(tokens, matches, strict=True):
+        if match is None and _LOOKS_LIKE_ENTRY.search(token):
             log.error(line, f"{token!r} is not a round result ({_ENTRY_HELP}).")
-    best: tuple[int, int] = (0, 0)
+    best = (0, 0)
     start = 0
     for end in range(len(tokens) + 1):
-        if end < len(tokens) and _ENTRY.match(tokens[end]):
+        if end < len(tokens) and matches[end] is not None:
             continue
         if end - start > 0 and end - start >= best[1] - best[0]:
             best = (start, end)
         start = end + 1
+    if best[1] - best[0] > MAX_ROUNDS:
+        log.error(line, f"This line has more than {MAX_ROUNDS} round results; is it an EGD table?")
+        return []
     entries: list[_Entry] = []
-    for token in tokens[best[0] : best[1]]:
-        entry = _read_entry(token, line, log)
+    for match in matches[best[0] : best[1]]:
+        assert match is not None
+        entry = _read_entry(match, line, log)
         if entry is not None:
             entries.append(entry)
     return entries
 
 
-def _read_entry(token: str, line: int, log: ProblemLog) -> _Entry | None:
-    match = _ENTRY.match(token)
-    assert match is not None
-    forfeit = match.group("forfeit") is not None
-    colour = match.group("colour")
-    if colour and not match.group("slash") and not forfeit:
+def _read_entry(match: re.Match[str], line: int, log: ProblemLog) -> _Entry | None:
+    opponent, symbol, forfeit_mark, slash, colour, handicap_text = match.groups()
+    token = match.group(0)
+    forfeit = forfeit_mark is not None
+    if colour and not slash and not forfeit:
         log.error(line, f"{token!r}: the colour must follow a '/' ({_ENTRY_HELP}).")
         return None
-    handicap = int(match.group("hcp")) if match.group("hcp") is not None else None
+    handicap = int(handicap_text) if handicap_text is not None else None
     if handicap is not None and handicap > MAX_HANDICAP:
         log.error(line, f"{token!r}: a handicap of {handicap} stones is more than {MAX_HANDICAP}.")
         return None
-    opponent = int(match.group("opp"))
-    symbol = match.group("sym")
-    if forfeit and symbol == "=" and opponent != 0:
+    if forfeit and symbol == "=" and opponent != "0":
         log.error(line, f"{token!r}: a game cannot end in jigo by default ('!').")
         return None
-    return _Entry(opponent, symbol, forfeit, colour.lower() if colour else None, handicap, token)
+    return _Entry(
+        int(opponent), symbol, forfeit, colour.lower() if colour else None, handicap, token
+    )
 
 
 def _read_pin(text: str, line: int, log: ProblemLog) -> str | None:
@@ -619,8 +629,8 @@ def _header_lines(details: TournamentDetails) -> list[str]:
         tags.append(
             ("PC", f"{details.country}, {details.city}" if details.city else details.country)
         )
-    dates = [d.isoformat() for d in (details.start_date, details.end_date) if d]
-    if dates:
+    if details.start_date or details.end_date:
+        dates = [d.isoformat() if d else "" for d in (details.start_date, details.end_date)]
         tags.append(("DT", ",".join(dates)))
     if details.handicap_rule is not None:
         tags.append(("HA", f"h{details.handicap_rule}"))

@@ -75,6 +75,11 @@ class ProblemLog:
         elif len(self.problems) == MAX_PROBLEMS_KEPT:
             self.problems.append(Problem(None, None, "Too many problems; the rest are not listed."))
 
+    @property
+    def full(self) -> bool:
+        """Enough errors to refuse the file: parsers may stop reading."""
+        return self.error_count >= MAX_PROBLEMS_KEPT
+
     def error(self, line: int | None, message: str, column: int | None = None) -> None:
         self.error_count += 1
         self._add(Problem(line, column, message, "error"))

@@ -40,6 +40,7 @@ POINTS = (81, 84)
 RANK = (86, 89)
 FIRST_ROUND_COLUMN = 92
 ROUND_WIDTH = 10
+MAX_ROUNDS = 200  # more is not a tournament; stops a garbage upload early
 # Inside one round block, offsets from its first column.
 OPPONENT_OFFSETS = (0, 3)
 COLOUR_OFFSET = 5
@@ -136,6 +137,8 @@ def parse(text: str, filename: str | None = None) -> ResultsFile:
     rows: list[_Row] = []
     version: Version = "16"
     for number, raw in enumerate(text.lstrip("\ufeff").splitlines(), start=1):
+        if log.full:
+            break
         line = raw.rstrip("\r\n")
         if not line.strip():
             continue
@@ -337,6 +340,13 @@ def _read_birth(text: str, number: int, log: ProblemLog) -> tuple[dt.date | None
 
 def _read_blocks(line: str, number: int, log: ProblemLog) -> dict[int, _Block]:
     blocks: dict[int, _Block] = {}
+    if len(line) > FIRST_ROUND_COLUMN - 1 + ROUND_WIDTH * MAX_ROUNDS:
+        log.error(
+            number,
+            f"This record has more than {MAX_ROUNDS} rounds; is it a TRF?",
+            FIRST_ROUND_COLUMN,
+        )
+        return blocks
     round_number = 1
     column = FIRST_ROUND_COLUMN
     while column <= len(line):
@@ -548,8 +558,8 @@ def _header_lines(results: ResultsFile, version: Version) -> list[str]:
         ("012", details.name),
         ("022", details.city),
         ("032", details.federation),
-        ("042", details.start_date.strftime("%Y/%m/%d") if details.start_date else ""),
-        ("052", details.end_date.strftime("%Y/%m/%d") if details.end_date else ""),
+        ("042", _trf_date(details.start_date) if details.start_date else ""),
+        ("052", _trf_date(details.end_date) if details.end_date else ""),
         ("062", str(len(results.players))),
         ("072", str(sum(1 for p in results.players if p.fide_rating))),
         ("092", details.tournament_type),
@@ -602,7 +612,7 @@ def _player_line(
 
 def _birth_text(player: FilePlayer) -> str:
     if player.birth_date:
-        return player.birth_date.strftime("%Y/%m/%d")
+        return _trf_date(player.birth_date)
     return f"{player.birth_year:04d}" if player.birth_year else ""
 
 
@@ -632,3 +642,8 @@ def _bye_code(bye: FileBye) -> str:
     if bye.kind == "pairing" and bye.points == 1.0:
         return "U"
     return {1.0: "F", 0.5: "H"}.get(bye.points, "Z")
+
+
+def _trf_date(day: dt.date) -> str:
+    """YYYY/MM/DD, the year always four digits (strftime drops leading zeros on some systems)."""
+    return day.isoformat().replace("-", "/")
