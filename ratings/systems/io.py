@@ -9,6 +9,7 @@ turns an `EventOutput` back into a dict with the contract's key order.
 from __future__ import annotations
 
 import datetime as dt
+import functools
 import json
 import math
 import re
@@ -32,6 +33,7 @@ from ratings.systems.model import (
 
 RATING_LIMIT = 1_000_000.0  # far beyond any real rating; keeps every system's arithmetic finite
 MAX_HANDICAP = 9
+MAX_ROUND = 1_000_000
 RESULTS: tuple[Result, ...] = ("white", "black", "draw")
 CLASSES = ("A", "B", "C")
 BOARDS = (19, 13, 9)
@@ -91,6 +93,8 @@ def dumps(document: Mapping[str, JSON]) -> str:
 def _object(value: object, field: str, allowed: frozenset[str]) -> dict[str, object]:
     if not isinstance(value, dict):
         raise BadInput(field or "input", "must be a JSON object")
+    if value.keys() <= allowed:
+        return cast(dict[str, object], value)
     for key in value:
         if not isinstance(key, str):
             raise BadInput(field or "input", f"keys must be strings, not {key!r}")
@@ -150,13 +154,18 @@ def _rating(value: object, field: str) -> float | None:
     return cast(float, value)
 
 
+@functools.lru_cache(maxsize=512)
+def _parse_grade(text: str) -> Grade:
+    return Grade.parse(text)  # grades are immutable and few: parse each spelling once
+
+
 def _grade(value: object, field: str) -> Grade | None:
     if value is None:
         return None
     if not isinstance(value, str):
         raise BadInput(field, "must be a grade like '5k', '3d' or '1p'")
     try:
-        return Grade.parse(value)
+        return _parse_grade(value)
     except ValueError as error:
         raise BadInput(field, str(error)) from None
 
@@ -274,9 +283,32 @@ def _optional_date(value: object, field: str) -> dt.date | None:
 
 
 def _parse_game(value: object, index: int, player_ids: set[str]) -> Game:
+    # Fast path for a well-formed game (there are tens of thousands in a season);
+    # anything unusual goes through the field-by-field checks, which name the problem.
+    if type(value) is dict and value.keys() <= GAME_FIELDS:
+        round_number, white, black = value.get("round"), value.get("white"), value.get("black")
+        result, handicap = value.get("result"), value.get("handicap", 0)
+        if (
+            type(round_number) is int
+            and 1 <= round_number <= MAX_ROUND
+            and type(white) is str
+            and type(black) is str
+            and white != black
+            and white in player_ids
+            and black in player_ids
+            and type(result) is str
+            and result in RESULTS
+            and type(handicap) is int
+            and 0 <= handicap <= MAX_HANDICAP
+        ):
+            return Game(round_number, white, black, result, handicap)
+    return _parse_game_checked(value, index, player_ids)
+
+
+def _parse_game_checked(value: object, index: int, player_ids: set[str]) -> Game:
     field = f"games[{index}]"
     data = _object(value, field, GAME_FIELDS)
-    round_number = _integer(_required(data, "round", field), f"{field}.round", 1, 1_000_000)
+    round_number = _integer(_required(data, "round", field), f"{field}.round", 1, MAX_ROUND)
     white = _player_ref(_required(data, "white", field), f"{field}.white", player_ids)
     black = _player_ref(_required(data, "black", field), f"{field}.black", player_ids)
     if white == black:
@@ -335,15 +367,17 @@ def parse_event(
 
     games: list[Game] = []
     playing: set[tuple[int, str]] = set()
+    once_per_round = not system.several_games_per_round
     for index, item in enumerate(_list(_required(data, "games", ""), "games")):
         game = _parse_game(item, index, seen)
-        for side, player_id in (("white", game.white), ("black", game.black)):
-            if (game.round, player_id) in playing and not system.several_games_per_round:
-                raise BadInput(
-                    f"games[{index}].{side}",
-                    f"player {player_id!r} already plays in round {game.round}",
-                )
-            playing.add((game.round, player_id))
+        if once_per_round:
+            for side, player_id in (("white", game.white), ("black", game.black)):
+                if (game.round, player_id) in playing:
+                    raise BadInput(
+                        f"games[{index}].{side}",
+                        f"player {player_id!r} already plays in round {game.round}",
+                    )
+                playing.add((game.round, player_id))
         games.append(game)
 
     return system, EventInput(
