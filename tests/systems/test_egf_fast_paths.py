@@ -86,3 +86,13 @@ def test_hot_loop_equals_expectations_function() -> None:
         result = rate_json(document)
         expected = egf.expectations(white, black, handicap, egf.EPSILON)
         assert tuple(p["games"][0]["expected"] for p in result["players"]) == expected
+
+
+def test_fast_player_output_is_a_plain_player_output() -> None:
+    from ratings.systems.model import PlayerOutput
+
+    assert tuple(f.name for f in dataclasses.fields(PlayerOutput)) == egf._PLAYER_FIELDS
+    game = GameOutput(1, "b", 1.0, 0.4, 9.0)
+    fast = egf._player_output("w", 2000.0, 2009.0, (game,))
+    plain = PlayerOutput(id="w", before=2000.0, after=2009.0, change=9.0, games=(game,))
+    assert fast == plain and hash(fast) == hash(plain)
