@@ -280,7 +280,10 @@ def _read_games(value: Any, keys: set[str], read: _Reader) -> list[FileGame]:
                 read.error(
                     path, f"player {key!r} already plays in round {round_number} (games[{first}])."
                 )
-        games.append(FileGame(round_number, sides["white"], sides["black"], result, handicap))
+        outcome: GameResult = (
+            "white" if result == "white" else "black" if result == "black" else "draw"
+        )
+        games.append(FileGame(round_number, sides["white"], sides["black"], outcome, handicap))
     return games
 
 
