@@ -291,13 +291,33 @@ class Calculation:
         return self.rating[p] if self.played[p] > 0 else self.start[p]
 
 
-def expectation_of_a(game: PlannedGame, a: int, b: int, start: list[float], r0_a: float) -> float:
+def expectation_of_a(game: PlannedGame, start_a: float, start_b: float, r0_a: float) -> float:
     """SE of player A: formulas (1), (2), (4) with the correction (7), or 0.5 beyond 9 grades."""
     if game.even_odds:
         return 0.5
-    x_a = formula1_scale(start[a]) + game.correction
-    delta_r = formula1_scale(start[b]) - x_a
+    x_a = formula1_scale(start_a) + game.correction
+    delta_r = formula1_scale(start_b) - x_a
     return sigma(delta_r / a_of(r0_a))
+
+
+def formula5_change(
+    r: float, score: float, expected: float, kf: float, kd: float, params: Params
+) -> float:
+    """Formula (5)'s step `Kd · Kф · K1 · (R − SE + K2)`, K1 and K2 from the current `r` (B5)."""
+    return kd * kf * k1(r) * (score - expected + k2(r, params))
+
+
+def low_rule_change(x: int, score: float, y: float, board: int, extra: list[float]) -> float:
+    """A game of a player below 100: fixed points, plus Table III against `y ≥ 100` (B5 step 2).
+
+    The Table III points are also added to `extra[x]` for the anomaly limit (D14, D17).
+    """
+    delta = WIN_POINTS[board] * score + LOSS_POINTS * (1 - score)
+    if y >= LOW_LIMIT:
+        bonus = table_iii(y, board) * score
+        extra[x] += bonus
+        delta = delta + bonus
+    return delta
 
 
 def calculate(
@@ -319,41 +339,39 @@ def calculate(
     )
     above, extra, played, games = calc.above, calc.extra, calc.played, calc.games
     kd = board_coefficient(board, params)
-    win_points = WIN_POINTS[board]
 
     for round_number, round_games in rounds:
         # Every change of the round is computed from the round-start ratings R0
         # (the untouched `rating` list) before any is applied (D3, D4).
         pending: list[tuple[int, int, float, float | None, float, bool]] = []
+        append = pending.append
         for game in round_games:
             w, b = game.white, game.black
-            a_index = w if start[w] < start[b] else b  # a tie makes Black player A (D6)
-            se_white = se_black = 0.5  # unused when both play by the rules below 100
-            if rating[w] >= LOW_LIMIT or rating[b] >= LOW_LIMIT:
-                se_a = expectation_of_a(game, a_index, w + b - a_index, start, rating[a_index])
-                se_b = 1 - se_a  # formula (3)
-                se_white, se_black = (se_a, se_b) if a_index == w else (se_b, se_a)
-            kf_b = game.kf_stronger
-            for x_index, y_index, score, se_x in (
-                (w, b, game.white_score, se_white),
-                (b, w, 1 - game.white_score, se_black),
-            ):
-                played[x_index] += 1
-                x = rating[x_index]
-                y = rating[y_index]
-                expected: float | None
-                if x >= LOW_LIMIT:
-                    kf_x = 1.0 if x_index == a_index else kf_b
-                    delta = kd * kf_x * k1(x) * (score - se_x + k2(x, params))
-                    expected = se_x
+            r_w, r_b = rating[w], rating[b]
+            s_w = game.white_score
+            s_b = 1 - s_w
+            if r_w >= LOW_LIMIT or r_b >= LOW_LIMIT:
+                white_is_a = start[w] < start[b]  # a tie makes Black player A (D6)
+                if white_is_a:
+                    se_w = expectation_of_a(game, start[w], start[b], r_w)
+                    se_b = 1 - se_w  # formula (3)
+                    kf_w, kf_b = 1.0, game.kf_stronger
                 else:
-                    delta = win_points * score + LOSS_POINTS * (1 - score)
-                    if y >= LOW_LIMIT:
-                        bonus = table_iii(y, board) * score
-                        extra[x_index] += bonus
-                        delta = delta + bonus
-                    expected = None
-                pending.append((x_index, y_index, score, expected, delta, x < LOW_LIMIT))
+                    se_b = expectation_of_a(game, start[b], start[w], r_b)
+                    se_w = 1 - se_b
+                    kf_w, kf_b = game.kf_stronger, 1.0
+            else:
+                se_w = se_b = kf_w = kf_b = 0.5  # unused: both play by the rules below 100
+            if r_w >= LOW_LIMIT:
+                append((w, b, s_w, se_w, formula5_change(r_w, s_w, se_w, kf_w, kd, params), False))
+            else:
+                append((w, b, s_w, None, low_rule_change(w, s_w, r_b, board, extra), True))
+            if r_b >= LOW_LIMIT:
+                append((b, w, s_b, se_b, formula5_change(r_b, s_b, se_b, kf_b, kd, params), False))
+            else:
+                append((b, w, s_b, None, low_rule_change(b, s_b, r_w, board, extra), True))
+            played[w] += 1
+            played[b] += 1
         for x_index, y_index, score, expected, delta, low in pending:
             old = rating[x_index]
             new = move(old, delta, low)
