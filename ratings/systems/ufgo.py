@@ -210,6 +210,12 @@ class Rules:
     anomaly_factor: Fraction
     divisor: Fraction
     max_recalculations: int
+    divisor_num: int = 1  # the divisor's numerator and denominator, for the per-game
+    divisor_den: int = 1  # integer arithmetic (set from `divisor` below)
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "divisor_num", self.divisor.numerator)
+        object.__setattr__(self, "divisor_den", self.divisor.denominator)
 
 
 def _positive(params: Mapping[str, JSON], name: str) -> Fraction:
@@ -267,26 +273,6 @@ Pairing = tuple[int, int, int]
 GameRecord = tuple[int, int, int, int | None, int]
 
 
-@dataclass(frozen=True, slots=True)
-class Calculation:
-    """The outcome of one pass over the event from the start ratings `starts` (B5).
-
-    Ratings ran as integers in units of ``1/unit`` (`unit`: 10 and every start's
-    denominator), which keeps them exact without Fraction arithmetic.
-    """
-
-    starts: tuple[Fraction, ...]
-    after: tuple[Fraction, ...]  # integer final IK, or the start for a player without games
-    anomaly_limit: tuple[Fraction, ...]  # RA (4.5, D9); 0 for a player without games
-    extra_points: tuple[Fraction, ...]  # Table 5 points received (5.4)
-    games: tuple[tuple[GameRecord, ...], ...]
-    unit: int
-
-    def change(self, record: GameRecord) -> Fraction:
-        """The exact rating change of one game record."""
-        return Fraction(record[4], self.unit)
-
-
 class _Player:
     """Mutable running state of one player during a calculation."""
 
@@ -312,11 +298,52 @@ class _Player:
         return taken
 
 
-def anomaly_limit(state: _Player, rules: Rules) -> Fraction:
-    """Formula (2) ``RA = 0.45·ΣK2 + K3``, divided by the board divisor except for
-    Table 4's k3, which enters undivided (4.5, 4.8, D9, D10)."""
-    from_formula = rules.anomaly_factor * state.k2_sum + state.k3_formula1
-    return from_formula / rules.divisor + state.k3_table4
+@dataclass(frozen=True, slots=True)
+class Calculation:
+    """The outcome of one pass over the event from the start ratings `starts` (B5).
+
+    Ratings ran as integers in units of ``1/unit`` (`unit`: 10 and every start's
+    denominator), which keeps them exact without Fraction arithmetic; the
+    accessors below give exact values.
+    """
+
+    rules: Rules
+    starts: tuple[Fraction, ...]
+    unit: int
+    players: tuple[_Player, ...]
+
+    def games(self, p: int) -> list[GameRecord]:
+        return self.players[p].games
+
+    def start_units(self, p: int) -> int:
+        start = self.starts[p]
+        return start.numerator * (self.unit // start.denominator)
+
+    def after_units(self, p: int) -> int:
+        """`after` in units: the final IK rounded half up to an integer (4.9), or the
+        start for a player without games (D12)."""
+        state, unit = self.players[p], self.unit
+        if not state.games:
+            return state.units
+        return (2 * state.units + unit) // (2 * unit) * unit
+
+    def after(self, p: int) -> Fraction:
+        return Fraction(self.after_units(p), self.unit)
+
+    def anomaly_limit(self, p: int) -> Fraction:
+        """Formula (2) ``RA = 0.45·ΣK2 + K3``, divided by the board divisor except for
+        Table 4's k3, which enters undivided (4.5, 4.8, D9, D10)."""
+        state, rules = self.players[p], self.rules
+        from_formula = rules.anomaly_factor * state.k2_sum + state.k3_formula1
+        return from_formula / rules.divisor + state.k3_table4
+
+    def extra_points(self, p: int) -> Fraction:
+        """Table 5 points received while below 100 (5.3, 5.4)."""
+        return Fraction(self.players[p].extra_halves, 2)
+
+    def change(self, record: GameRecord) -> Fraction:
+        """The exact rating change of one game record."""
+        return Fraction(record[4], self.unit)
 
 
 def _ratio(numerator: Exact, denominator: int) -> tuple[int, int]:
@@ -342,7 +369,7 @@ def _game_change(
         me.k3_formula1 += taken
         # 100·(K2·(Rп − K1) + K3) with Rп = s2/2, then divided by 100 and the divisor
         num, den = _ratio(k2 * (50 * s2 - expected) + 100 * taken, 100)
-        return num * rules.divisor.denominator, den * rules.divisor.numerator, expected
+        return num * rules.divisor_den, den * rules.divisor_num, expected
     if x_floor >= BOUNDARY:  # 5.2, Table 4: per board already, not divided
         win, loss, table_k3 = t4(x_floor, rules.board)
         taken = me.take_k3(rules, table_k3)
@@ -380,17 +407,7 @@ def calculate(
                 low = x < BOUNDARY * unit
                 state.units = advance(old, unit, num, den, low) * tenth
                 state.games.append((round_number, opponent, s2, expected, state.units - old))
-    return Calculation(
-        starts=tuple(starts),
-        after=tuple(
-            Fraction((2 * p.units + unit) // (2 * unit)) if p.games else start  # round half up
-            for p, start in zip(players, starts, strict=True)
-        ),
-        anomaly_limit=tuple(anomaly_limit(p, rules) if p.games else ZERO for p in players),
-        extra_points=tuple(Fraction(p.extra_halves, 2) for p in players),
-        games=tuple(tuple(p.games) for p in players),
-        unit=unit,
-    )
+    return Calculation(rules, tuple(starts), unit, tuple(players))
 
 
 # --- Anomalies and recalculation (B6) ------------------------------------------------------
@@ -403,23 +420,26 @@ class Anomaly:
     new_start: Fraction
 
 
-def find_anomalies(calc: Calculation, board: int) -> list[Anomaly]:
+def find_anomalies(calc: Calculation) -> list[Anomaly]:
     """Players whose result in `calc` is anomalous, with their new start (4.4-4.6, 5.4,
     D14, D15): RA only for a start of 100 or more (strictly greater gain), the extra
     points rule only for a start below 100."""
     found = []
-    for p, start in enumerate(calc.starts):
-        if not calc.games[p]:
+    unit = calc.unit
+    for p, state in enumerate(calc.players):
+        if not state.games:
             continue
-        after = calc.after[p]
-        if start >= BOUNDARY:
-            gain = after - start
-            if gain > calc.anomaly_limit[p]:
-                reason = f"gain {_show(gain)} > RA {_show(calc.anomaly_limit[p])}"
-                found.append(Anomaly(p, reason, after))
-        elif calc.extra_points[p] >= EXTRA_POINTS_LIMIT[board]:
-            reason = f"{_show(calc.extra_points[p])} additional points (5.4)"
-            found.append(Anomaly(p, reason, max(Fraction(BOUNDARY), after)))
+        start_units, after_units = calc.start_units(p), calc.after_units(p)
+        if start_units >= BOUNDARY * unit:
+            if after_units <= start_units:
+                continue  # RA is never negative: only a gain can exceed it
+            gain, limit = Fraction(after_units - start_units, unit), calc.anomaly_limit(p)
+            if gain > limit:
+                reason = f"gain {_show(gain)} > RA {_show(limit)}"
+                found.append(Anomaly(p, reason, calc.after(p)))
+        elif state.extra_halves >= 2 * EXTRA_POINTS_LIMIT[calc.rules.board]:
+            reason = f"{_show(calc.extra_points(p))} additional points (5.4)"
+            found.append(Anomaly(p, reason, max(Fraction(BOUNDARY), calc.after(p))))
     return found
 
 
@@ -462,7 +482,7 @@ def rate(event: EventInput) -> EventOutput:
     recalculations = 0
     while True:
         calc = calculate(starts, rounds, rules)
-        found = find_anomalies(calc, rules.board)
+        found = find_anomalies(calc)
         if not found:
             break
         if recalculations == rules.max_recalculations:
@@ -506,7 +526,7 @@ def _player_output(
     calc: Calculation, p: int, player_id: str, anomalous: bool, event: EventInput
 ) -> PlayerOutput:
     """B7: `before` is the start of the last calculation (D16), `after` an integer."""
-    before, after = calc.starts[p], calc.after[p]
+    before, after = calc.starts[p], calc.after(p)
     return PlayerOutput(
         id=player_id,
         before=_json_number(before),
@@ -516,7 +536,7 @@ def _player_output(
         provisional=False,
         anomalous=anomalous,
         history=None,
-        games=tuple(_game_output(calc, record, event) for record in calc.games[p]),
+        games=tuple(_game_output(calc, record, event) for record in calc.games(p)),
     )
 
 

@@ -126,10 +126,10 @@ def test_d3_missed_round_keeps_rating_and_adds_no_ra_term() -> None:
     rounds = [(1, [(0, 1, 2)]), (2, [(2, 3, 1)]), (3, [(0, 1, 0)])]
     calc = ufgo.calculate([F(1500), F(1400), F(1000), F(1000)], rounds, rules)
     # A: two games at K2 30, K3 2 each: RA = 0.45*60 + 4 = 31; C: one game at K2 50.
-    assert calc.anomaly_limit[0] == 31
-    assert calc.anomaly_limit[2] == F(45, 100) * 50 + 10
+    assert calc.anomaly_limit(0) == 31
+    assert calc.anomaly_limit(2) == F(45, 100) * 50 + 10
     # Round 3: A 1512.8 loses to B 1391.2: R12 121.6 -> 122 -> 0.67: 30*(0 - 0.67) + 2.
-    assert [calc.change(g) for g in calc.games[0]] == [F(128, 10), F(-181, 10)]
+    assert [calc.change(g) for g in calc.games(0)] == [F(128, 10), F(-181, 10)]
 
 
 # --- D4 several games in one round ----------------------------------------------------------
@@ -264,7 +264,7 @@ def test_d9_table4_k3_enters_ra_undivided() -> None:
     # 13x13: 150 beats 50: +10 + k3 10 = 20; RA = 0.45*60/2 + 10 = 23.5 (divided: 18.5 < 20).
     rules = ufgo.make_rules({}, 13, True)
     calc = ufgo.calculate([F(150), F(50)], [(1, [(0, 1, 2)])], rules)
-    assert calc.anomaly_limit[0] == F(235, 10)
+    assert calc.anomaly_limit(0) == F(235, 10)
     out = rate([("A", 150), ("B", 50)], [(1, "A", "B", "white")], board=13)
     assert out["A"]["after"] == 170 and not out["A"]["anomalous"]
 
@@ -504,7 +504,7 @@ def test_d23_thirds_are_exact_until_the_rounding() -> None:
     assert changes(out["A"]) == [3.3, 3.3]
     rules = ufgo.make_rules({}, 9, True)
     calc = ufgo.calculate([F(1000), F(1000)], [(1, [(0, 1, 1)])], rules)
-    assert calc.anomaly_limit[0] == (F(45, 100) * 50 + 10) / 3  # exact, not rounded
+    assert calc.anomaly_limit(0) == (F(45, 100) * 50 + 10) / 3  # exact, not rounded
 
 
 def test_d24_one_game_winner_raised_until_k1_reaches_0_55() -> None:
