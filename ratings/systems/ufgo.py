@@ -3,8 +3,10 @@
 Round by round, formula (1) ``R = K2·(Rп − K1) + K3`` with the lookup tables
 2 and 3, the fixed-point rules for IKs under 100 (section 5, tables 4 and 5),
 and the anomaly rules (4.4-4.7, 5.4) that restart the whole event from raised
-start ratings until nobody is anomalous. All arithmetic is exact (`Fraction`,
-B2). The grade rules (section 2, 1.7) live in `ufgo_grades`.
+start ratings until nobody is anomalous. All arithmetic is exact (B2): inside a
+calculation ratings are integers in a common unit (a tenth, or finer when a start
+rating has more decimals), elsewhere `Fraction`s. The grade rules (section 2, 1.7)
+live in `ufgo_grades`.
 """
 
 from __future__ import annotations
