@@ -343,6 +343,21 @@ def _checks(
         )
     if results.byes:
         checks.append(_("%(n)d byes (never rated).") % {"n": len(results.byes)})
+    carried = [p for p in results.players if p.rating is not None]
+    if carried:
+        checks.append(
+            _(
+                "%(n)d players carry a rating in the file: the list uses its own; the file's "
+                "is kept as the rating they declared (ORR enters a newcomer with it)."
+            )
+            % {"n": len(carried)}
+        )
+    storied = [p for p in results.players if p.history is not None or p.best_grade is not None]
+    if storied:
+        checks.append(
+            _("%(n)d players carry a history or best grade in the file: the list keeps its own.")
+            % {"n": len(storied)}
+        )
     if details.end_date is None and details.start_date is None:
         checks.append(_("The file gives no date; today is used."))
     elif details.start_date and details.end_date and details.end_date < details.start_date:
@@ -520,7 +535,8 @@ def _create_tournament(details: TournamentDetails, game: str, organiser: Club) -
     end = end or start
     if end < start:
         start, end = end, start
-    name = (details.name or _("Imported results %(date)s") % {"date": end.isoformat()})[:200]
+    fallback = _("Imported results %(date)s") % {"date": end.isoformat()}
+    name = (details.name or details.code or fallback)[:200]
     country = details.country.upper() if re.fullmatch(r"[A-Za-z]{2}", details.country) else ""
     komi = details.komi if details.komi is not None and abs(details.komi) < 1000 else None
     rounds = max(details.rounds, 1)
