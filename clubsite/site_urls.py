@@ -1,6 +1,6 @@
 """The public site's pages. Each app's views are mounted here."""
 
-from django.urls import path, re_path
+from django.urls import include, path, re_path
 
 from clubsite import views
 from ratings import api
@@ -28,4 +28,6 @@ urlpatterns = [
     path("api/lists/<slug:slug>/", api.api_rating_list, name="api_rating_list"),
     path("api/players/<int:pk>/", api.api_player, name="api_player"),
     path("api/tournaments/<int:pk>/", api.api_tournament, name="api_tournament"),
+    path("manage/", include("tournaments.manage_urls")),
+    path("referee/", include("ratings.referee_urls")),
 ]

@@ -1,0 +1,132 @@
+"""Reads for the referee's pages: the queue, a table's warnings, the recompute status."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from django.contrib.auth.models import AbstractBaseUser
+from django.db.models import Count, QuerySet
+from django.utils.translation import gettext as _
+
+from ratings.models import ListTournament, RatingEntry, RatingList
+from tournaments.manage_selectors import time_control_advice
+from tournaments.models import Game, Tournament
+
+
+def refereed_lists(user: AbstractBaseUser) -> QuerySet[RatingList]:
+    if not user.is_authenticated:
+        return RatingList.objects.none()
+    if user.is_staff:
+        return RatingList.objects.order_by("name")
+    return RatingList.objects.filter(referees=user).order_by("name")
+
+
+def _refereed_tournaments(user: AbstractBaseUser) -> QuerySet[Tournament]:
+    qs = Tournament.objects.select_related("organiser", "submitted_by", "decided_by").annotate(
+        players=Count("participants", distinct=True)
+    )
+    if not user.is_staff:
+        ids = ListTournament.objects.filter(rating_list__referees=user).values("tournament_id")
+        qs = qs.filter(pk__in=ids)
+    return qs
+
+
+def referee_queue(user: AbstractBaseUser) -> QuerySet[Tournament]:
+    """Tables waiting for a decision on a list he referees, oldest submission first."""
+    return (
+        _refereed_tournaments(user)
+        .filter(status=Tournament.Status.SUBMITTED)
+        .prefetch_related("rating_lists")
+        .order_by("submitted_at", "id")
+    )
+
+
+def referee_recent(user: AbstractBaseUser, limit: int = 15) -> QuerySet[Tournament]:
+    return (
+        _refereed_tournaments(user)
+        .filter(status__in=[Tournament.Status.APPROVED, Tournament.Status.REJECTED])
+        .order_by("-decided_at", "-id")[:limit]
+    )
+
+
+@dataclass(frozen=True)
+class Warning:
+    level: str  # "warning" | "info"
+    text: str
+    names: tuple[str, ...] = ()
+
+
+def review_warnings(tournament: Tournament) -> list[Warning]:
+    """What a referee should look at before approving: unrated games, the class for the
+    time control, players new to each list, players without games."""
+    warnings: list[Warning] = []
+    games = list(Game.objects.filter(tournament=tournament).only("kind", "white_id", "black_id"))
+    unrated = [g for g in games if g.kind != Game.Kind.PLAYED]
+    if unrated:
+        forfeits = sum(1 for g in unrated if g.kind == Game.Kind.FORFEIT)
+        warnings.append(
+            Warning(
+                "info",
+                _("%(n)d of %(total)d games are not rated: %(f)d forfeits, %(b)d byes.")
+                % {
+                    "n": len(unrated), "total": len(games), "f": forfeits,
+                    "b": len(unrated) - forfeits,
+                },
+            )
+        )  # fmt: skip
+    links = list(ListTournament.objects.filter(tournament=tournament).select_related("rating_list"))
+    systems = {link.rating_list.system for link in links}
+    advice = time_control_advice(tournament)
+    if advice.class_warning and "egf" in systems:
+        warnings.append(Warning("warning", f"{advice.class_warning} {advice.egf_reason}"))
+    if "ufgo" in systems and (not advice.ufgo_rated or "keep" in advice.ufgo_reason):
+        warnings.append(Warning("warning", advice.ufgo_reason))
+    participants = list(tournament.participants.select_related("member"))
+    for link in links:
+        listed = set(
+            RatingEntry.objects.filter(
+                rating_list=link.rating_list,
+                member_id__in=[p.member_id for p in participants],
+                rating__isnull=False,
+            ).values_list("member_id", flat=True)
+        )
+        new = [p.member.full_name for p in participants if p.member_id not in listed]
+        if new:
+            warnings.append(
+                Warning(
+                    "info",
+                    _("%(n)d players are new to %(list)s:")
+                    % {"n": len(new), "list": link.rating_list.name},
+                    tuple(sorted(new)),
+                )
+            )
+    playing = {g.white_id for g in games} | {g.black_id for g in games}
+    idle = [p.member.full_name for p in participants if p.member_id not in playing]
+    if idle:
+        warnings.append(Warning("warning", _("Players without a game:"), tuple(sorted(idle))))
+    return warnings
+
+
+@dataclass(frozen=True)
+class ListStatus:
+    link: ListTournament
+    waiting: bool
+
+    @property
+    def rating_list(self) -> RatingList:
+        return self.link.rating_list
+
+
+def recompute_status(tournament: Tournament) -> list[ListStatus]:
+    """Per list: is the approved table rated yet? `waiting` while a recompute is due."""
+    links = ListTournament.objects.filter(tournament=tournament).select_related("rating_list")
+    statuses = []
+    for link in links.order_by("rating_list__name"):
+        rating_list = link.rating_list
+        busy = rating_list.state in (RatingList.State.WAITING, RatingList.State.RECOMPUTING)
+        unrated = link.rated_at is None and not link.not_rated_reason
+        waiting = tournament.status == Tournament.Status.APPROVED and (
+            busy or (unrated and rating_list.state != RatingList.State.FAILED)
+        )
+        statuses.append(ListStatus(link, waiting))
+    return statuses

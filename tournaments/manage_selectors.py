@@ -1,0 +1,133 @@
+"""Reads for the club-admin pages: my clubs and tournaments, member search, a round's boards,
+what the time control means for rating."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from django.contrib.auth.models import AbstractBaseUser
+from django.db.models import Count, Q, QuerySet
+from django.utils.translation import gettext as _
+
+from clubsite.models import Club, Member
+from ratings.systems.ufgo_grades import event_eligibility
+from tournaments.models import Game, Tournament
+from tournaments.timecontrol import adjusted_minutes, suggest_egf_class
+
+CLASS_ORDER = {"A": 3, "B": 2, "C": 1}
+
+
+def clubs_administered(user: AbstractBaseUser) -> QuerySet[Club]:
+    if not user.is_authenticated:
+        return Club.objects.none()
+    if user.is_staff:
+        return Club.objects.order_by("name")
+    return Club.objects.filter(admins=user).order_by("name")
+
+
+def tournaments_managed(user: AbstractBaseUser) -> QuerySet[Tournament]:
+    """Every tournament of the clubs he administers (all, for staff), newest first."""
+    qs = Tournament.objects.select_related("organiser").annotate(
+        players=Count("participants", distinct=True)
+    )
+    if not user.is_staff:
+        qs = qs.filter(organiser__admins=user)
+    return qs.order_by("-end_date", "-id")
+
+
+def member_search(query: str, *, exclude_tournament: Tournament, limit: int = 20) -> list[Member]:
+    """Members whose name (either order), EGD PIN or FIDE ID matches, not yet playing."""
+    words = query.split()
+    if not words:
+        return []
+    condition = Q()
+    for word in words[:4]:
+        condition &= (
+            Q(family_name__icontains=word)
+            | Q(given_name__icontains=word)
+            | Q(native_name__icontains=word)
+            | Q(egd_pin=word)
+            | Q(fide_id=word)
+        )
+    return list(
+        Member.objects.filter(condition)
+        .exclude(participations__tournament=exclude_tournament)
+        .select_related("club")
+        .order_by("family_name", "given_name")[:limit]
+    )
+
+
+def tournament_members(tournament: Tournament) -> QuerySet[Member]:
+    return Member.objects.filter(participations__tournament=tournament).order_by(
+        "family_name", "given_name"
+    )
+
+
+def round_initial(tournament: Tournament, round_number: int) -> list[dict]:
+    games = Game.objects.filter(tournament=tournament, round=round_number).order_by("id")
+    return [
+        {
+            "white": g.white_id,
+            "black": g.black_id,
+            "kind": g.kind,
+            "result": g.result,
+            "handicap": g.handicap,
+        }
+        for g in games
+    ]
+
+
+def rounds_entered(tournament: Tournament) -> dict[int, int]:
+    """Round → number of boards entered."""
+    rows = (
+        Game.objects.filter(tournament=tournament)
+        .values("round")
+        .annotate(n=Count("id"))
+        .order_by("round")
+    )
+    return {row["round"]: row["n"] for row in rows}
+
+
+@dataclass(frozen=True)
+class TimeControlAdvice:
+    adjusted: float
+    egf_class: str | None
+    egf_reason: str
+    ufgo_rated: bool
+    ufgo_reason: str
+    class_warning: str  # the chosen class is stronger than the time control allows
+
+
+def time_control_advice(tournament: Tournament) -> TimeControlAdvice:
+    """EGF class (egf.md §8) and UFGO eligibility (1.7) for the tournament's time control."""
+    suggestion = suggest_egf_class(tournament)
+    verdict = event_eligibility(tournament.basic_time_minutes)
+    if verdict.rated and verdict.keep_ik_above is None:
+        ufgo_reason = _("%(m)d minutes of basic time: UFGO rates every player.") % {
+            "m": tournament.basic_time_minutes
+        }
+    elif verdict.rated:
+        ufgo_reason = _(
+            "%(m)d minutes of basic time: UFGO rates it, but players above %(ik)d keep "
+            "their rating (they need 60 minutes)."
+        ) % {"m": tournament.basic_time_minutes, "ik": verdict.keep_ik_above}
+    else:
+        ufgo_reason = _("%(m)d minutes of basic time: under 45 minutes, UFGO does not rate it.") % {
+            "m": tournament.basic_time_minutes
+        }
+    chosen = tournament.tournament_class
+    allowed = CLASS_ORDER.get(suggestion.klass or "", 0)
+    warning = ""
+    if chosen and CLASS_ORDER.get(chosen, 0) > allowed:
+        warning = _("Class %(chosen)s is stronger than this time control allows (%(allowed)s).") % {
+            "chosen": chosen,
+            "allowed": suggestion.klass or _("not rated"),
+        }
+    return TimeControlAdvice(
+        adjusted=adjusted_minutes(tournament),
+        egf_class=suggestion.klass,
+        egf_reason=suggestion.reason,
+        ufgo_rated=verdict.rated,
+        ufgo_reason=ufgo_reason,
+        class_warning=warning,
+    )

@@ -1,0 +1,138 @@
+"""Writes of the club-admin pages: a tournament's details, its lists, its players.
+
+The workflow (submit, approve, reopen) and results entry live in `tournaments.services`;
+these add what the admin's forms need around them. Every function checks who acts.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from typing import Any
+
+from django.contrib.auth.models import AbstractBaseUser
+from django.core.exceptions import PermissionDenied, ValidationError
+from django.db import transaction
+from django.utils.text import slugify
+from django.utils.translation import gettext as _
+
+from clubsite.models import Club, Member
+from ratings.models import ListTournament, RatingList
+from tournaments.models import Participant, Tournament, TournamentLog
+from tournaments.permissions import is_club_admin
+
+EDITABLE = (Tournament.Status.DRAFT, Tournament.Status.REJECTED)
+
+
+def administers(user: AbstractBaseUser, club: Club) -> bool:
+    return bool(user.is_authenticated) and (
+        user.is_staff or club.admins.filter(pk=user.pk).exists()
+    )
+
+
+def _check_admin(tournament: Tournament, by: AbstractBaseUser) -> None:
+    if not is_club_admin(by, tournament):
+        raise PermissionDenied(_("Only the organising club's admins change this tournament."))
+
+
+def _check_editable(tournament: Tournament) -> None:
+    if tournament.status not in EDITABLE:
+        raise ValidationError(_("This table is locked; reopen it to change it."))
+
+
+def _unique_slug(name: str, tournament: Tournament) -> str:
+    base = slugify(f"{name} {tournament.start_date:%Y}")[:90].strip("-") or "tournament"
+    slug, n = base, 1
+    while Tournament.objects.filter(slug=slug).exclude(pk=tournament.pk).exists():
+        n += 1
+        slug = f"{base}-{n}"
+    return slug
+
+
+def _set_lists(tournament: Tournament, rating_lists: Iterable[RatingList]) -> None:
+    wanted = {rl.pk for rl in rating_lists}
+    ListTournament.objects.filter(tournament=tournament).exclude(rating_list_id__in=wanted).delete()
+    have = set(
+        ListTournament.objects.filter(tournament=tournament).values_list(
+            "rating_list_id", flat=True
+        )
+    )
+    ListTournament.objects.bulk_create(
+        ListTournament(tournament=tournament, rating_list_id=pk) for pk in sorted(wanted - have)
+    )
+
+
+@transaction.atomic
+def tournament_create(
+    *, tournament: Tournament, rating_lists: Iterable[RatingList], by: AbstractBaseUser
+) -> Tournament:
+    """Save an unsaved Tournament built by the form, as a draft, with its lists."""
+    if not administers(by, tournament.organiser):
+        raise PermissionDenied(_("You do not administer this club."))
+    tournament.status = Tournament.Status.DRAFT
+    tournament.slug = _unique_slug(tournament.name, tournament)
+    tournament.full_clean()
+    tournament.save()
+    _set_lists(tournament, rating_lists)
+    TournamentLog.objects.create(tournament=tournament, action=TournamentLog.Action.CREATED, by=by)
+    return tournament
+
+
+@transaction.atomic
+def tournament_update(
+    *,
+    tournament: Tournament,
+    changes: dict[str, Any],
+    rating_lists: Iterable[RatingList],
+    by: AbstractBaseUser,
+) -> Tournament:
+    current = Tournament.objects.select_for_update().get(pk=tournament.pk)
+    _check_admin(current, by)
+    _check_editable(current)
+    organiser = changes.get("organiser", current.organiser)
+    if organiser != current.organiser and not administers(by, organiser):
+        raise PermissionDenied(_("You do not administer this club."))
+    for name, value in changes.items():
+        setattr(current, name, value)
+    current.full_clean()
+    current.save()
+    _set_lists(current, rating_lists)
+    return current
+
+
+@transaction.atomic
+def participant_add(*, tournament: Tournament, member: Member, by: AbstractBaseUser) -> Participant:
+    _check_admin(tournament, by)
+    _check_editable(tournament)
+    participant, _created = Participant.objects.get_or_create(
+        tournament=tournament, member=member, defaults={"grade": member.grade}
+    )
+    return participant
+
+
+@transaction.atomic
+def participant_remove(
+    *, tournament: Tournament, participant: Participant, by: AbstractBaseUser
+) -> None:
+    _check_admin(tournament, by)
+    _check_editable(tournament)
+    if participant.tournament_id != tournament.pk:
+        raise PermissionDenied
+    member = participant.member_id
+    if (
+        tournament.games.filter(white_id=member).exists()
+        or tournament.games.filter(black_id=member).exists()
+    ):
+        raise ValidationError(_("He has games in this tournament; clear them first."))
+    participant.delete()
+
+
+@transaction.atomic
+def member_create_and_add(
+    *, tournament: Tournament, member: Member, by: AbstractBaseUser
+) -> Participant:
+    """A new member (built by the inline form) saved and added to the tournament."""
+    _check_admin(tournament, by)
+    _check_editable(tournament)
+    member.full_clean()
+    member.save()
+    return Participant.objects.create(tournament=tournament, member=member, grade=member.grade)
