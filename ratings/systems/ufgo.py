@@ -560,4 +560,5 @@ SYSTEM = RatingSystem(
     params=DEFAULT_PARAMS,
     rate=rate,
     needs_grade=False,
+    several_games_per_round=True,  # D4 defines batches
 )
