@@ -13,6 +13,7 @@ from django.utils.translation import gettext_lazy as _
 
 from clubsite.fields import parse_grade
 from clubsite.models import Club
+from clubsite.widgets import FastSelect
 from ratings.models import RatingList
 from ratings.selectors import active_q
 from ratings.systems.grades import ALL_GRADES
@@ -60,6 +61,9 @@ class RatingEntryFilter(django_filters.FilterSet):
         self.form.fields["q"].widget = forms.TextInput(
             attrs={"placeholder": _("Family or given name"), "type": "search"}
         )
+        for name in ("country", "club", "grade_min", "grade_max", "active"):
+            field = self.form.fields[name]
+            field.widget = FastSelect(choices=field.choices)
 
     def filter_name(self, queryset: QuerySet, name: str, value: str) -> QuerySet:
         query = Q()

@@ -5,7 +5,7 @@ from __future__ import annotations
 import math
 from decimal import ROUND_HALF_UP, Decimal
 
-from django.utils.formats import number_format
+from django.utils.formats import get_format
 
 # Systems whose ratings are shown with one decimal (UFGO's IK is kept to 0.1).
 ONE_DECIMAL = frozenset({"ufgo"})
@@ -14,6 +14,15 @@ ONE_DECIMAL = frozenset({"ufgo"})
 def _half_up(value: float, places: int) -> Decimal:
     quantum = Decimal(1).scaleb(-places)
     return Decimal(repr(value)).quantize(quantum, rounding=ROUND_HALF_UP)
+
+
+def number_format(value: Decimal, places: int) -> str:
+    """Like Django's number_format (no thousand separator), but cheap enough to call
+    thousands of times a page: the locale's decimal separator on a fixed-point string."""
+    text = f"{value:.{places}f}"
+    if places:
+        text = text.replace(".", get_format("DECIMAL_SEPARATOR"))
+    return text
 
 
 def rating_number(value: float | None, system: str) -> Decimal | None:

@@ -7,6 +7,7 @@ from collections import defaultdict
 from dataclasses import dataclass, field
 from typing import Any
 
+from django.core.cache import cache
 from django.db.models import Count, F, Q, QuerySet, Window
 from django.db.models.functions import Rank
 
@@ -47,7 +48,32 @@ def with_rank(entries: QuerySet[RatingEntry]) -> QuerySet[RatingEntry]:
     return entries.annotate(rank=Window(Rank(), order_by=F("rating").desc()))
 
 
+CHOICES_SECONDS = 300
+
+
+def list_version_key(rating_list: RatingList, *parts: object) -> str:
+    """A cache key that changes whenever the list is asked to recompute or changes state."""
+    from hashlib import sha1
+
+    raw = "|".join(str(p) for p in parts)
+    digest = sha1(raw.encode(), usedforsecurity=False).hexdigest()[:16]
+    return (
+        f"ratings:{rating_list.pk}:{rating_list.pending_version}:{rating_list.state}:"
+        f"{rating_list.pending_from}:{digest}"
+    )
+
+
 def rating_list_countries(rating_list: RatingList) -> list[str]:
+    """Countries of the list's players (cached a few minutes per list version)."""
+    key = list_version_key(rating_list, "countries")
+    found = cache.get(key)
+    if found is None:
+        found = _rating_list_countries(rating_list)
+        cache.set(key, found, CHOICES_SECONDS)
+    return found
+
+
+def _rating_list_countries(rating_list: RatingList) -> list[str]:
     rows = (
         Member.objects.filter(rating_entries__rating_list=rating_list)
         .exclude(country="")
@@ -276,6 +302,11 @@ def current_rating(member_id: int, system: str) -> RatingEntry | None:
 
 
 def rating_list_clubs(rating_list: RatingList) -> QuerySet[Club]:
-    """Clubs with at least one member in the list (for the filter)."""
-    members = RatingEntry.objects.filter(rating_list=rating_list).values("member__club_id")
-    return Club.objects.filter(pk__in=members).only("id", "name", "slug").order_by("name")
+    """Clubs with at least one member in the list (for the filter); the ids are cached."""
+    key = list_version_key(rating_list, "clubs")
+    ids = cache.get(key)
+    if ids is None:
+        members = RatingEntry.objects.filter(rating_list=rating_list).values("member__club_id")
+        ids = list(Club.objects.filter(pk__in=members).values_list("pk", flat=True))
+        cache.set(key, ids, CHOICES_SECONDS)
+    return Club.objects.filter(pk__in=ids).only("id", "name", "slug").order_by("name")

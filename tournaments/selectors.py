@@ -74,7 +74,7 @@ class Cell:
         if self.kind in Game.BYES:
             return f"0{self.result}"
         if self.opponent_number is None:
-            return "0"
+            return "–" if not self.kind else "0"
         text = f"{self.opponent_number}{self.result}"
         if self.colour:
             text += f"/{self.colour}"

@@ -10,6 +10,7 @@
     var lang = document.documentElement.lang || "en";
     var number = new Intl.NumberFormat(lang, { maximumFractionDigits: 1 });
     var day = new Intl.DateTimeFormat(lang, { year: "numeric", month: "short", day: "numeric" });
+    var month = new Intl.DateTimeFormat(lang, { year: "numeric", month: "short" });
     var datasets = data.datasets.map(function (set, i) {
       var colour = colours[i % colours.length];
       return {
@@ -25,7 +26,10 @@
         responsive: true, maintainAspectRatio: false, animation: false,
         interaction: { mode: "nearest", intersect: false },
         scales: {
-          x: { type: "time", time: { tooltipFormat: "PP" }, grid: { color: "#eef0f3" } },
+          x: {
+            type: "time", time: { minUnit: "month" }, grid: { color: "#eef0f3" },
+            ticks: { maxTicksLimit: 8, maxRotation: 0, callback: function (v) { return month.format(new Date(v)); } }
+          },
           y: { grid: { color: "#eef0f3" }, ticks: { callback: function (v) { return number.format(v); } } }
         },
         plugins: {
