@@ -281,9 +281,10 @@ def _event_input(
         if grade_rank is None:
             grade_rank = member_grade
         rating = state.rating if state is not None else None
-        if rating is None and system_code == "orr" and (state is None or state.history is None):
-            # orr.md D22: a newcomer who holds a FIDE rating enters with it.
-            rating = declared or fide
+        if rating is None and (state is None or state.history is None):
+            # A newcomer may bring a starting value: the rating his results file declares
+            # (ufgo.md "unless a starting value is given"), or for orr his FIDE rating (D22).
+            rating = declared if declared is not None else (fide if system_code == "orr" else None)
         players.append(
             Player(
                 id=str(member_id),

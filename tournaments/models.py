@@ -142,7 +142,7 @@ class Participant(models.Model):
     grade = GradeField(_("grade professed"), null=True, blank=True)
     place = models.PositiveSmallIntegerField(_("place"), null=True, blank=True)
     team = models.CharField(_("team"), max_length=100, blank=True)
-    rating_declared = models.PositiveSmallIntegerField(
+    rating_declared = models.FloatField(
         _("rating declared"),
         null=True,
         blank=True,

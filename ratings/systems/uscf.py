@@ -297,4 +297,5 @@ SYSTEM = RatingSystem(
     params=DEFAULT_PARAMS,
     rate=rate,
     needs_grade=False,
+    several_games_per_round=True,  # U2: a batch of Zone games
 )

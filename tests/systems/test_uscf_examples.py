@@ -29,11 +29,6 @@ def test_there_are_examples() -> None:
     assert len(EXAMPLES) >= 6
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="io.parse_event rejects a player twice in one round, but uscf U2 allows it "
-    "(a batch of Zone games); the core needs a per-system switch",
-)
 def test_u2_same_round_games_are_accepted_through_rate_json() -> None:
     document = {
         "system": "uscf",
