@@ -64,8 +64,10 @@ def grade_after(
 ) -> Grade | None:
     """The grade the list shows after an event: UFGO floats it (2.4); others show the professed."""
     if system == "ufgo" and rating is not None:
+        # Only the list's own grade can be a permanent 4-7 dan (given at publication);
+        # what a newcomer professes does not make one.
         return ufgo_grades.grade_after_event(
-            held if held is not None else professed,
+            held,
             rating,
             birth_date=birth_date,
             event_date=event_date,

@@ -1,0 +1,320 @@
+"""Each system's rules that live in the application around the engine (issue 6)."""
+
+from __future__ import annotations
+
+import datetime as dt
+import random
+
+import pytest
+
+from ratings.models import ListTournament, PublishedEntry, RatingEntry, RatingHistory
+from ratings.services import rating_list_publish
+from ratings.systems import rate_json
+from ratings.systems.grades import Grade
+from tests.factories import ClubFactory, MemberFactory, RatingListFactory, TournamentFactory
+from tests.pipeline.builders import (
+    SYSTEM_GAMES,
+    members,
+    staff_user,
+    submitted,
+    tournament_with_games,
+)
+from tournaments.models import Participant
+from tournaments.services import Pairing, round_replace, tournament_approve
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture
+def approve(django_capture_on_commit_callbacks):
+    referee = staff_user()
+
+    def run(tournament, *lists):
+        submitted(tournament, *lists)
+        with django_capture_on_commit_callbacks(execute=True):
+            tournament_approve(tournament=tournament, by=referee)
+
+    return run
+
+
+def _oracle(system: str, tournaments) -> dict[int, float | None]:
+    """Chain rate_json by hand over the tournaments: the engine's contract, nothing else."""
+    rating: dict[int, float | None] = {}
+    history: dict[int, object] = {}
+    best: dict[int, Grade] = {}
+    go = SYSTEM_GAMES[system] == "go"
+    for tournament in tournaments:
+        games = list(tournament.games.filter(kind="played").order_by("round", "pk"))
+        ids = sorted({g.white_id for g in games} | {g.black_id for g in games})
+        participants = {p.member_id: p for p in tournament.participants.select_related("member")}
+        players = []
+        for member_id in ids:
+            member = participants[member_id].member
+            grade = participants[member_id].grade
+            player = {
+                "id": str(member_id),
+                "rating": rating.get(member_id),
+                "history": history.get(member_id),
+            }
+            if go:
+                player["grade"] = str(grade)
+            if system == "egf" and member_id in best:
+                player["best_grade"] = str(best[member_id])
+            if system == "orr" and member.birth_date:
+                player["birth_date"] = member.birth_date.isoformat()
+            players.append(player)
+        event = {
+            "system": system,
+            "event": {
+                "id": str(tournament.pk),
+                "date": tournament.end_date.isoformat(),
+                "class": tournament.tournament_class,
+                "board": tournament.board_size,
+                "official": tournament.official,
+                "participants": max(len(participants), len(ids)),
+            },
+            "players": players,
+            "games": [
+                {
+                    "round": g.round,
+                    "white": str(g.white_id),
+                    "black": str(g.black_id),
+                    "result": g.result,
+                    "handicap": g.handicap if go else 0,
+                }
+                for g in games
+            ],
+        }
+        for result in rate_json(event)["players"]:
+            member_id = int(result["id"])
+            if result["rated"]:
+                rating[member_id] = result["after"]
+            history[member_id] = result["history"]
+            grade = participants[member_id].grade
+            if grade is not None and (member_id not in best or grade > best[member_id]):
+                best[member_id] = grade
+    return rating
+
+
+@pytest.mark.parametrize("system", sorted(SYSTEM_GAMES))
+def test_the_stored_list_equals_the_engine_chained_by_hand(system, approve):
+    """Birth dates (orr), carried history (rivne, orr), best grades (egf), class and board."""
+    rng = random.Random(21)
+    club = ClubFactory()
+    players = members(rng, club, 12)
+    rating_list = RatingListFactory(system=system, game=SYSTEM_GAMES[system])
+    tournaments = []
+    for i in range(4):
+        tournament = tournament_with_games(
+            rng,
+            club=club,
+            players=players,
+            system=system,
+            day=dt.date(2022, 2, 1) + dt.timedelta(days=40 * i),
+            draws=system != "egf",
+        )
+        tournament.tournament_class = "ABCA"[i]
+        tournament.board_size = 19 if system != "rivne" else (19, 13, 19, 9)[i]
+        tournament.official = i != 1
+        tournament.save()
+        tournaments.append(tournament)
+    for tournament in reversed(tournaments):
+        approve(tournament, rating_list)
+    stored = dict(
+        RatingEntry.objects.filter(rating_list=rating_list, rated=True).values_list(
+            "member_id", "rating"
+        )
+    )
+    expected = {m: r for m, r in _oracle(system, tournaments).items() if r is not None}
+    assert stored == expected
+
+
+def _pair(tournament, white, black, result="white", round_number=1, handicap=0):
+    round_replace(
+        tournament=tournament,
+        round_number=round_number,
+        pairings=[Pairing(white=white, black=black, result=result, handicap=handicap)],
+        by=None,
+    )
+
+
+def _entrants(tournament, *players, grades=None):
+    for index, member in enumerate(players):
+        grade = grades[index] if grades else member.grade
+        Participant.objects.create(tournament=tournament, member=member, grade=grade)
+
+
+def test_egf_reset_from_the_best_grade_professed_before(approve):
+    rating_list = RatingListFactory(system="egf")
+    a, b = MemberFactory(grade="5k"), MemberFactory(grade="5k")
+    first = TournamentFactory(end_date=dt.date(2023, 1, 1), start_date=dt.date(2023, 1, 1))
+    _entrants(first, a, b)
+    _pair(first, a, b, result="black")
+    approve(first, rating_list)
+    second = TournamentFactory(end_date=dt.date(2023, 3, 1), start_date=dt.date(2023, 3, 1))
+    _entrants(second, a, b, grades=["2k", "5k"])  # a now professes three grades stronger
+    _pair(second, a, b)
+    approve(second, rating_list)
+    row = RatingHistory.objects.get(rating_list=rating_list, member=a, tournament=second)
+    assert row.rating_in < 1600
+    assert row.before == 1900.0  # the value of 2k
+    assert row.reset
+
+
+def test_egf_inactivity_window_depends_on_the_grade(approve):
+    rating_list = RatingListFactory(system="egf")
+    day = dt.date(2024, 1, 15)
+    dan, kyu, weak = (
+        MemberFactory(grade="2d"),
+        MemberFactory(grade="5k"),
+        MemberFactory(grade="15k"),
+    )
+    tournament = TournamentFactory(start_date=day, end_date=day)
+    _entrants(tournament, dan, kyu, weak)
+    round_replace(
+        tournament=tournament,
+        round_number=1,
+        by=None,
+        pairings=[
+            Pairing(white=dan, black=kyu, result="white"),
+            Pairing(white=weak, black=None, kind="bye_full"),
+        ],
+    )
+    round_replace(
+        tournament=tournament,
+        round_number=2,
+        by=None,
+        pairings=[
+            Pairing(white=weak, black=kyu, result="black"),
+        ],
+    )
+    approve(tournament, rating_list)
+    until = dict(
+        RatingEntry.objects.filter(rating_list=rating_list).values_list("member_id", "active_until")
+    )
+    assert until[dan.pk] == dt.date(2026, 1, 15)
+    assert until[kyu.pk] == dt.date(2025, 1, 15)
+    assert until[weak.pk] == dt.date(2024, 7, 15)
+
+
+def test_ufgo_does_not_rate_an_event_under_45_minutes(approve):
+    rating_list = RatingListFactory(system="ufgo")
+    a, b = MemberFactory(grade="3k"), MemberFactory(grade="3k")
+    tournament = TournamentFactory(basic_time_minutes=30)
+    _entrants(tournament, a, b)
+    _pair(tournament, a, b)
+    approve(tournament, rating_list)
+    link = ListTournament.objects.get(rating_list=rating_list, tournament=tournament)
+    assert "45 minutes" in link.not_rated_reason
+    assert link.rated_at is None
+    assert not RatingHistory.objects.filter(rating_list=rating_list).exists()
+
+
+def test_ufgo_45_to_59_minutes_keeps_the_ik_of_players_above_2100(approve):
+    rating_list = RatingListFactory(system="ufgo")
+    strong, weak = MemberFactory(grade="3d"), MemberFactory(grade="5k")
+    first = TournamentFactory(basic_time_minutes=90)
+    _entrants(first, strong, weak)
+    _pair(first, strong, weak)  # the expected result: both get an IK in the list
+    approve(first, rating_list)
+    second = TournamentFactory(
+        basic_time_minutes=50, start_date=dt.date(2024, 6, 1), end_date=dt.date(2024, 6, 1)
+    )
+    _entrants(second, strong, weak)
+    _pair(second, strong, weak, result="black")  # the weaker player wins
+    approve(second, rating_list)
+    kept = RatingHistory.objects.get(rating_list=rating_list, member=strong, tournament=second)
+    gained = RatingHistory.objects.get(rating_list=rating_list, member=weak, tournament=second)
+    assert kept.rating_in > 2100
+    assert kept.after == kept.rating_in and kept.change == 0
+    assert gained.rating_in < 2100
+    assert gained.change > 0  # the game still counts for his opponent
+
+
+def test_ufgo_floating_grade_after_each_event_and_dan_at_publication(approve):
+    rating_list = RatingListFactory(system="ufgo")
+    strong, other = MemberFactory(grade="5d"), MemberFactory(grade="5d")
+    tournament = TournamentFactory(end_date=dt.date(2024, 3, 20), start_date=dt.date(2024, 3, 20))
+    _entrants(tournament, strong, other)
+    _pair(tournament, strong, other)
+    approve(tournament, rating_list)
+    entry = RatingEntry.objects.get(rating_list=rating_list, member=strong)
+    assert entry.rating >= 2500
+    assert entry.grade == Grade("d", 3)  # floating grades stop at 3 dan (2.4)
+    snapshot = rating_list_publish(rating_list=rating_list, date=dt.date(2024, 4, 1))
+    published = PublishedEntry.objects.get(snapshot=snapshot, member=strong)
+    assert published.grade == Grade("d", 5)  # earned at the quarterly publication (2.5)
+    entry.refresh_from_db()
+    assert entry.grade == Grade("d", 5)
+
+
+def test_orr_newcomer_with_a_fide_rating_enters_with_it(approve):
+    rating_list = RatingListFactory(system="orr", game="chess")
+    rated = MemberFactory(grade=None, fide_rating=1800, birth_date=dt.date(2012, 1, 1))
+    others = [MemberFactory(grade=None, birth_date=dt.date(2013, 1, 1)) for _ in range(3)]
+    tournament = TournamentFactory(game="chess")
+    _entrants(tournament, rated, *others)
+    round_replace(
+        tournament=tournament,
+        round_number=1,
+        by=None,
+        pairings=[
+            Pairing(white=rated, black=others[0], result="white"),
+            Pairing(white=others[1], black=others[2], result="draw"),
+        ],
+    )
+    approve(tournament, rating_list)
+    row = RatingHistory.objects.get(rating_list=rating_list, member=rated)
+    assert row.rating_in is None
+    assert row.before == 1800
+
+
+def test_orr_zero_scorer_stays_unrated_but_known(approve):
+    rating_list = RatingListFactory(system="orr", game="chess")
+    players = [MemberFactory(grade=None, birth_date=dt.date(2014, 5, 5)) for _ in range(4)]
+    tournament = TournamentFactory(game="chess")
+    _entrants(tournament, *players)
+    round_replace(
+        tournament=tournament,
+        round_number=1,
+        by=None,
+        pairings=[
+            Pairing(white=players[0], black=players[1], result="white"),
+            Pairing(white=players[2], black=players[3], result="draw"),
+        ],
+    )
+    approve(tournament, rating_list)
+    loser = RatingEntry.objects.get(rating_list=rating_list, member=players[1])
+    assert loser.rating is None and not loser.rated
+    assert loser.tournaments == 1
+    row = RatingHistory.objects.get(rating_list=rating_list, member=players[1])
+    assert not row.rated and row.after is None
+
+
+def test_uscf_rates_games_in_round_order(approve):
+    rating_list = RatingListFactory(system="uscf", game="reversi")
+    a, b, c = (MemberFactory(grade=None) for _ in range(3))
+    tournament = TournamentFactory(game="reversi")
+    _entrants(tournament, a, b, c)
+    _pair(tournament, a, b, result="white", round_number=2)
+    _pair(tournament, a, c, result="black", round_number=1)
+    approve(tournament, rating_list)
+    row = RatingHistory.objects.get(rating_list=rating_list, member=a)
+    assert [g["round"] for g in row.breakdown] == [1, 2]
+    assert row.breakdown[0]["opponent"] == c.pk
+    assert row.after == row.before + sum(g["change"] for g in row.breakdown)
+
+
+def test_rivne_carries_its_history_between_events(approve):
+    rating_list = RatingListFactory(system="rivne")
+    low, high = MemberFactory(grade="25k"), MemberFactory(grade="20k")
+    days = [dt.date(2024, 1, 1), dt.date(2024, 2, 1)]
+    for day in days:
+        tournament = TournamentFactory(start_date=day, end_date=day)
+        _entrants(tournament, low, high)
+        _pair(tournament, low, high)
+        approve(tournament, rating_list)
+    rows = list(RatingHistory.objects.filter(rating_list=rating_list, member=low).order_by("date"))
+    assert rows[0].history is not None
+    entry = RatingEntry.objects.get(rating_list=rating_list, member=low)
+    assert entry.history == rows[-1].history
