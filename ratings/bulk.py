@@ -18,6 +18,28 @@ def as_json(value: Any) -> str | None:
     return None if value is None else json.dumps(value, separators=(",", ":"))
 
 
+def _number(value: Any) -> str:
+    if value is None:
+        return "null"
+    if type(value) is float or type(value) is int:
+        return repr(value)  # what json.dumps writes for a finite float or an int
+    return json.dumps(value)
+
+
+def breakdown_json(games: list[dict[str, Any]]) -> str:
+    """`as_json` for the per-game breakdown, several times faster (it is most of a row)."""
+    return (
+        "["
+        + ",".join(
+            f'{{"round":{g["round"]},"opponent":{g["opponent"]},'
+            f'"opponent_rating":{_number(g["opponent_rating"])},"score":{_number(g["score"])},'
+            f'"expected":{_number(g["expected"])},"change":{_number(g["change"])}}}'
+            for g in games
+        )
+        + "]"
+    )
+
+
 def insert_rows(model: Any, columns: Sequence[str], rows: Iterable[Sequence[Any]]) -> int:
     """Insert rows of `columns` into `model`'s table; returns how many."""
     table = connection.ops.quote_name(model._meta.db_table)

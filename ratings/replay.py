@@ -19,7 +19,7 @@ from django.db.models import Count, Max, Sum
 from clubsite.models import Member
 from ratings import rules
 from ratings.models import ListTournament, RatingHistory, RatingList
-from ratings.systems.grades import Grade
+from ratings.systems.grades import ALL_GRADES, Grade
 from ratings.systems.model import Event, EventInput, EventOutput, Game, Player
 from ratings.systems.registry import SYSTEMS
 from tournaments.models import Game as GameRow
@@ -79,8 +79,11 @@ class ReplayOutcome:
     rated_ids: list[int] = field(default_factory=list)
 
 
+_GRADES_BY_RANK = {grade.rank: grade for grade in ALL_GRADES}
+
+
 def _grade(rank: int | None) -> Grade | None:
-    return None if rank is None else Grade.from_rank(rank)
+    return None if rank is None else _GRADES_BY_RANK[rank]
 
 
 def _rank(value: Grade | int | None) -> int | None:
@@ -337,6 +340,7 @@ def _apply(
     """Turn the engine's answer into history rows and move every player's state on."""
     states = outcome.states
     befores = {p.id: p.before for p in output.players}
+    floating_grades = rules.has_floating_grades(rating_list.system)
     for result in output.players:
         member_id = int(result.id)
         state = states.setdefault(member_id, MemberState())
@@ -353,14 +357,18 @@ def _apply(
         if grade_rank is None:
             grade_rank = member_grade
         rating_now = after if result.rated else rating_in
-        list_grade = rules.grade_after(
-            rating_list.system,
-            professed=_grade(grade_rank),
-            held=_grade(state.grade),
-            rating=rating_now,
-            birth_date=birth,
-            event_date=tournament.end_date,
-        )
+        if floating_grades:
+            list_grade = rules.grade_after(
+                rating_list.system,
+                professed=_grade(grade_rank),
+                held=_grade(state.grade),
+                rating=rating_now,
+                birth_date=birth,
+                event_date=tournament.end_date,
+            )
+            list_rank = list_grade.rank if list_grade is not None else None
+        else:  # the list shows what he professed last (the hot path of big recomputes)
+            list_rank = grade_rank if grade_rank is not None else state.grade
         row = HistoryRow(
             member_id=member_id,
             tournament_id=tournament.pk,
@@ -376,7 +384,7 @@ def _apply(
             anomalous=result.anomalous,
             reset=rating_in is not None and before is not None and before > rating_in,
             grade=grade_rank,
-            list_grade=list_grade.rank if list_grade is not None else None,
+            list_grade=list_rank,
             history=result.history,
             breakdown=[
                 {

@@ -53,6 +53,11 @@ def egf_active_until(last_played: dt.date, grade: Grade | None) -> dt.date:
     return add_months(last_played, months)
 
 
+def has_floating_grades(system: str) -> bool:
+    """Whether the list computes its own grades after each event (UFGO 2.4)."""
+    return system == "ufgo"
+
+
 def grade_after(
     system: str,
     *,

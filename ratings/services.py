@@ -22,7 +22,7 @@ from django.utils import timezone
 
 from clubsite.models import Member
 from ratings import rules
-from ratings.bulk import as_json, insert_rows
+from ratings.bulk import as_json, breakdown_json, insert_rows
 from ratings.models import (
     ListTournament,
     PublishedEntry,
@@ -209,7 +209,7 @@ def _store(rating_list: RatingList, outcome: ReplayOutcome) -> None:
                 rating_list.pk,
                 *(getattr(row, name) for name in HISTORY_COLUMNS[:-2]),
                 as_json(row.history),
-                as_json(row.breakdown),
+                breakdown_json(row.breakdown),
             )
             for row in outcome.rows
         ),

@@ -234,3 +234,32 @@ def test_reopening_the_only_tournament_of_some_players_restores_their_earlier_st
         RatingEntry.objects.filter(rating_list=rating_list).values_list("member_id", "rating")
     )
     assert entries == early_only
+
+
+def test_fast_breakdown_json_equals_json_dumps():
+    import json
+
+    from hypothesis import given
+    from hypothesis import strategies as st
+
+    from ratings.bulk import breakdown_json
+
+    number = st.one_of(
+        st.none(), st.integers(-5000, 5000), st.floats(allow_nan=False, allow_infinity=False)
+    )
+    game = st.fixed_dictionaries(
+        {
+            "round": st.integers(1, 99),
+            "opponent": st.integers(1, 10**9),
+            "opponent_rating": number,
+            "score": st.sampled_from([0, 0.5, 1, 1.0, 0.0]),
+            "expected": number,
+            "change": number,
+        }
+    )
+
+    @given(st.lists(game, max_size=12))
+    def check(games):
+        assert json.loads(breakdown_json(games)) == games
+
+    check()
