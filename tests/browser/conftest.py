@@ -23,7 +23,10 @@ os.environ.setdefault("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
 @pytest.fixture(scope="session")
 def chromium_browser() -> Iterator[object]:
     if not Path(CHROMIUM).exists():
-        pytest.skip("Chromium is not installed (apt-get install -y chromium)")
+        message = "Chromium is not installed (apt-get install -y chromium)"
+        if os.environ.get("CI") == "true":
+            pytest.fail(message)
+        pytest.skip(message)
     sync_api = pytest.importorskip("playwright.sync_api")
     with sync_api.sync_playwright() as playwright:
         browser = playwright.chromium.launch(
