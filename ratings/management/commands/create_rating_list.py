@@ -1,3 +1,5 @@
+import json
+
 from django.core.exceptions import ValidationError
 from django.core.management.base import BaseCommand, CommandError
 
@@ -15,11 +17,17 @@ class Command(BaseCommand):
         parser.add_argument("--system", required=True, choices=sorted(SYSTEMS))
         parser.add_argument("--name", default="")
         parser.add_argument("--game", choices=["go", "chess", "reversi"])
+        parser.add_argument(
+            "--params",
+            type=json.loads,
+            default=None,
+            help="overrides of the system's constants as JSON, e.g. '{\"epsilon\": 0}'",
+        )
 
-    def handle(self, *args, slug, system, name, game, **options):
+    def handle(self, *args, slug, system, name, game, params, **options):
         try:
             rating_list = rating_list_create(
-                slug=slug, system=system, name=name, game=game or GAMES[system]
+                slug=slug, system=system, name=name, game=game or GAMES[system], params=params
             )
         except ValidationError as error:
             raise CommandError("; ".join(error.messages)) from error
