@@ -239,6 +239,10 @@ def test_rejected_table_comes_back_with_the_comment(
     assert "The referee rejected this table" in decision.inner_text()
     assert "Round 2 is missing <b>two</b> games." in decision.inner_text()
     screenshot("manage-rejected")
-    page.get_by_role("button", name="Reopen to correct").click()
+    page.get_by_role("button", name="UK").click()
+    page.wait_for_load_state()
+    assert "Арбітр відхилив цю таблицю" in page.locator("#decision").inner_text()
+    screenshot("manage-rejected-uk")
+    page.get_by_role("button", name="Відкрити для виправлення").click()
     page.wait_for_load_state()
     assert page.locator("[data-status]").first.get_attribute("data-status") == "draft"
