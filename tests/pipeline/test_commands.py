@@ -1,0 +1,94 @@
+"""The rating-list management commands (issue 6)."""
+
+from __future__ import annotations
+
+import csv
+import datetime as dt
+import io
+import json
+import random
+
+import pytest
+from django.core.management import CommandError, call_command
+
+from ratings.models import PublishedList, RatingEntry, RatingList
+from tests.factories import ClubFactory, RatingListFactory
+from tests.pipeline.builders import members, submitted, tournament_with_games
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+
+def _call(*args) -> str:
+    out = io.StringIO()
+    call_command(*args, stdout=out)
+    return out.getvalue()
+
+
+@pytest.fixture
+def rated_list():
+    rng = random.Random(2)
+    club = ClubFactory()
+    players = members(rng, club, 10)
+    rating_list = RatingListFactory(system="egf", slug="cmd")
+    tournaments = [
+        tournament_with_games(rng, club=club, players=players, day=dt.date(2024, m, 10))
+        for m in (2, 5)
+    ]
+    for tournament in tournaments:
+        submitted(tournament, rating_list)
+        assert "ratings recomputed" in _call("approve_tournament", str(tournament.pk), "--wait")
+    return rating_list
+
+
+def test_create_rating_list_refuses_an_unknown_system_and_params():
+    with pytest.raises(CommandError):
+        _call("create_rating_list", "x", "--system", "nope")
+    with pytest.raises(CommandError, match="Unknown parameters"):
+        _call("create_rating_list", "x", "--system", "egf", "--params", '{"speed": 1}')
+    assert "created" in _call("create_rating_list", "x", "--system", "orr")
+    assert RatingList.objects.get(slug="x").game == "chess"
+
+
+def test_approve_refuses_a_table_that_is_not_submitted(rated_list):
+    tournament = rated_list.tournaments.first()
+    with pytest.raises(CommandError, match="not possible"):
+        _call("approve_tournament", str(tournament.pk))
+    with pytest.raises(CommandError, match="no tournament"):
+        _call("approve_tournament", "999999")
+
+
+def test_recompute_is_idempotent_and_reports(rated_list):
+    before = sorted(
+        RatingEntry.objects.filter(rating_list=rated_list).values_list("member_id", "rating")
+    )
+    printed = _call("recompute", "cmd")
+    assert "2 tournaments" in printed
+    printed = _call("recompute", "cmd", "--from", "2024-04-01")
+    assert "1 tournaments" in printed
+    after = sorted(
+        RatingEntry.objects.filter(rating_list=rated_list).values_list("member_id", "rating")
+    )
+    assert after == before
+
+
+def test_export_ratings_json_and_csv_agree(rated_list):
+    document = json.loads(_call("export_ratings", "cmd", "--format", "json"))
+    assert document["list"] == "cmd" and document["system"] == "egf"
+    rows = list(csv.DictReader(io.StringIO(_call("export_ratings", "cmd", "--format", "csv"))))
+    assert [r["player"] for r in rows] == [p["player"] for p in document["players"]]
+    ratings = [p["rating"] for p in document["players"]]
+    assert ratings == sorted(ratings, reverse=True)
+    assert all(p["tournaments"] >= 1 and p["last_played"] for p in document["players"])
+
+
+def test_publish_freezes_the_list_on_a_date(rated_list):
+    printed = _call("publish_rating_list", "cmd", "--date", "2024-03-01")
+    snapshot = PublishedList.objects.get(rating_list=rated_list, date=dt.date(2024, 3, 1))
+    first_only = RatingEntry.objects.filter(rating_list=rated_list).count()
+    assert f"{snapshot.entries.count()} players" in printed
+    assert 0 < snapshot.entries.count() <= first_only
+    ranks = list(snapshot.entries.values_list("rank", "rating"))
+    assert [r for r, _ in ranks] == list(range(1, len(ranks) + 1))
+    assert [x for _, x in ranks] == sorted((x for _, x in ranks), reverse=True)
+    with pytest.raises(CommandError, match="already published"):
+        _call("publish_rating_list", "cmd", "--date", "2024-03-01")
