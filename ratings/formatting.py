@@ -7,8 +7,9 @@ from decimal import ROUND_HALF_UP, Decimal
 
 from django.utils.formats import get_format
 
-# Systems whose ratings are shown with one decimal (UFGO's IK is kept to 0.1).
-ONE_DECIMAL = frozenset({"ufgo"})
+# Systems whose stored ratings carry one decimal. None today: UFGO keeps 0.1 only
+# between rounds and stores whole numbers at the end of an event (ufgo.md B2, B7).
+ONE_DECIMAL: frozenset[str] = frozenset()
 
 
 def _half_up(value: float, places: int) -> Decimal:
