@@ -52,8 +52,8 @@ def test_review_shows_impact_and_warnings(client, setup):  # noqa: F811
 
 def test_approve_recomputes_and_the_status_says_rated(
     client,
-    setup,
-    django_capture_on_commit_callbacks,  # noqa: F811
+    setup,  # noqa: F811
+    django_capture_on_commit_callbacks,
 ):
     login(client, setup, "referee")
     with django_capture_on_commit_callbacks(execute=True):
