@@ -39,3 +39,12 @@ def expectation(value: float | None) -> str:
 @register.filter
 def percent(value: float | None) -> str:
     return formatting.format_percent(value)
+
+
+@register.simple_tag
+def rating_states(links):  # noqa: ANN001, ANN201 - ListTournament links in, their states out
+    """`{% rating_states links as states %}`: each list's rated / not rated / waiting /
+    recomputing / failed, and whether all are in."""
+    from ratings.status import tournament_rating_states
+
+    return tournament_rating_states(list(links))
