@@ -347,8 +347,8 @@ def _checks(
     if carried:
         checks.append(
             _(
-                "%(n)d players carry a rating in the file: the list uses its own; the file's "
-                "is kept as the rating they declared (ORR enters a newcomer with it)."
+                "%(n)d players carry a rating in the file. A player new to the list starts "
+                "from it; a player already in the list keeps the list's own."
             )
             % {"n": len(carried)}
         )
