@@ -73,3 +73,22 @@ class PublishedListAdmin(admin.ModelAdmin):
     list_display = ["rating_list", "date", "created_at"]
     list_filter = ["rating_list"]
     inlines = [PublishedEntryInline]
+
+
+@admin.register(ListTournament)
+class ListTournamentAdmin(admin.ModelAdmin):
+    list_display = ["tournament", "rating_list", "rated_at", "not_rated_reason"]
+    list_filter = ["rating_list"]
+    search_fields = ["tournament__name"]
+    list_select_related = ["tournament", "rating_list"]
+    autocomplete_fields = ["tournament"]
+    readonly_fields = ["rated_at", "not_rated_reason"]
+
+
+@admin.register(PublishedEntry)
+class PublishedEntryAdmin(admin.ModelAdmin):
+    list_display = ["snapshot", "rank", "member", "rating", "grade"]
+    list_filter = ["snapshot__rating_list"]
+    search_fields = ["member__family_name", "member__given_name"]
+    list_select_related = ["snapshot__rating_list", "member"]
+    raw_id_fields = ["member"]

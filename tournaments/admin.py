@@ -1,6 +1,6 @@
 from django.contrib import admin
 
-from tournaments.models import Game, Participant, Tournament, TournamentLog
+from tournaments.models import Game, Participant, RoundSeat, Tournament, TournamentLog
 
 
 class ParticipantInline(admin.TabularInline):
@@ -42,3 +42,27 @@ class TournamentLogAdmin(admin.ModelAdmin):
     list_display = ["tournament", "action", "by", "at"]
     list_filter = ["action"]
     search_fields = ["tournament__name", "comment"]
+
+
+@admin.register(Participant)
+class ParticipantAdmin(admin.ModelAdmin):
+    list_display = ["member", "tournament", "grade", "place", "team"]
+    list_filter = ["tournament__game"]
+    search_fields = ["member__family_name", "member__given_name", "tournament__name"]
+    list_select_related = ["member", "tournament"]
+    autocomplete_fields = ["member", "tournament"]
+
+
+@admin.register(RoundSeat)
+class RoundSeatAdmin(admin.ModelAdmin):
+    """Read-only: seats are written with their games by the results services."""
+
+    list_display = ["tournament", "round", "member", "game"]
+    search_fields = ["tournament__name", "member__family_name"]
+    list_select_related = ["tournament", "member", "game"]
+
+    def has_add_permission(self, request):
+        return False
+
+    def has_change_permission(self, request, obj=None):
+        return False
