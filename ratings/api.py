@@ -16,6 +16,7 @@ from django.utils import timezone
 from django.views.decorators.http import require_GET
 
 from ratings import selectors
+from ratings.crosstable import crosstable_with_ratings
 from ratings.formatting import rating_number
 from ratings.models import RatingHistory, RatingList
 from ratings.systems.registry import SYSTEMS
@@ -188,7 +189,7 @@ def api_tournament(request: HttpRequest, pk: int) -> JsonResponse:
         raise Http404 from error
     if tournament.status == Tournament.Status.DRAFT:
         raise Http404
-    table = tournament_selectors.crosstable(tournament)
+    table = crosstable_with_ratings(tournament)
     games = Game.objects.filter(tournament=tournament).order_by("round", "id")
     return _json(
         {

@@ -12,8 +12,9 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_POST
 
 from ratings import referee_selectors
+from ratings.crosstable import crosstable_with_ratings
 from ratings.services import rating_impact_preview
-from tournaments import selectors, services
+from tournaments import services
 from tournaments.forms import DecisionCommentForm
 from tournaments.models import Tournament
 from tournaments.permissions import can_view, is_referee
@@ -56,7 +57,7 @@ def referee_review(request: HttpRequest, pk: int) -> HttpResponse:
         "referee/review.html",
         {
             "tournament": tournament,
-            "crosstable": selectors.crosstable(tournament),
+            "crosstable": crosstable_with_ratings(tournament),
             "warnings": referee_selectors.review_warnings(tournament),
             "impacts": rating_impact_preview(tournament=tournament) if submitted else None,
             "statuses": referee_selectors.recompute_status(tournament),

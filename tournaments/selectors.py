@@ -1,18 +1,18 @@
 """Reads for tournament pages: the public list, one tournament, its crosstable.
 
-`crosstable(tournament)` is shared with the club-admin and referee pages.
+`crosstable(tournament)` is shared with the club-admin and referee pages; the ratings
+app adds each list's rating changes to it (`ratings.crosstable`).
 """
 
 from __future__ import annotations
 
 from collections import defaultdict
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from decimal import Decimal
 
 from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
 from django.db.models import Count, QuerySet
 
-from ratings.models import ListTournament, RatingHistory
 from tournaments.models import Game, Participant, Tournament
 
 PUBLIC_STATUSES = (
@@ -86,24 +86,11 @@ class Cell:
 
 
 @dataclass
-class RatingChange:
-    list_name: str
-    list_slug: str
-    system: str
-    before: float | None
-    after: float | None
-    change: float | None
-    provisional: bool
-    rated: bool
-
-
-@dataclass
 class Row:
     number: int
     participant: Participant
     cells: list[Cell]
     points: Decimal = Decimal(0)
-    changes: list[RatingChange | None] = field(default_factory=list)  # one per change_lists
 
     @property
     def member(self):  # noqa: ANN201 - the participant's member
@@ -115,12 +102,6 @@ class Crosstable:
     tournament: Tournament
     rounds: list[int]
     rows: list[Row]
-    lists: list[ListTournament]
-    change_lists: list[tuple[str, str]] = field(default_factory=list)  # (name, slug)
-
-    @property
-    def has_changes(self) -> bool:
-        return bool(self.change_lists)
 
 
 def _score(game: Game, white: bool) -> tuple[str, Decimal]:
@@ -136,10 +117,10 @@ def _score(game: Game, white: bool) -> tuple[str, Decimal]:
     return ("+", WIN) if won else ("-", LOSS)
 
 
-def crosstable(tournament: Tournament, *, with_changes: bool = True) -> Crosstable:
-    """The table: players by place (then points), each round's cell, points, rating changes.
+def crosstable(tournament: Tournament) -> Crosstable:
+    """The table: players by place (then points), each round's cell and points.
 
-    Four queries: participants, games, list links and (when asked) the rating history.
+    Two queries: participants and games.
     """
     participants = list(
         Participant.objects.filter(tournament=tournament).select_related("member", "member__club")
@@ -186,39 +167,4 @@ def crosstable(tournament: Tournament, *, with_changes: bool = True) -> Crosstab
             row_cells.append(cell)
         rows.append(Row(number_of[p.member_id], p, row_cells, points[p.member_id]))
 
-    links = list(
-        ListTournament.objects.filter(tournament=tournament)
-        .select_related("rating_list")
-        .order_by("rating_list__name")
-    )
-    table = Crosstable(tournament, rounds, rows, links)
-    if with_changes and tournament.status == Tournament.Status.APPROVED:
-        _attach_changes(table)
-    return table
-
-
-def _attach_changes(table: Crosstable) -> None:
-    tournament, rows = table.tournament, table.rows
-    history = (
-        RatingHistory.objects.filter(tournament=tournament)
-        .select_related("rating_list")
-        .only(
-            "member_id", "before", "after", "change", "provisional", "rated",
-            "rating_list__name", "rating_list__slug", "rating_list__system",
-        )
-        .order_by("rating_list__name")
-    )  # fmt: skip
-    by_member: dict[int, dict[str, RatingChange]] = defaultdict(dict)
-    lists: dict[str, str] = {}
-    for h in history:
-        lists[h.rating_list.slug] = h.rating_list.name
-        by_member[h.member_id][h.rating_list.slug] = (
-            RatingChange(
-                h.rating_list.name, h.rating_list.slug, h.rating_list.system,
-                h.before, h.after, h.change, h.provisional, h.rated,
-            )
-        )  # fmt: skip
-    table.change_lists = sorted(((name, slug) for slug, name in lists.items()))
-    for row in rows:
-        mine = by_member.get(row.participant.member_id, {})
-        row.changes = [mine.get(slug) for _name, slug in table.change_lists]
+    return Crosstable(tournament, rounds, rows)

@@ -1,9 +1,11 @@
-"""Public tournament pages: the list and one tournament with its crosstable."""
+"""The public list of tournaments.
+
+One tournament's page shows its ratings too, so it lives in `ratings.tournament_views`.
+"""
 
 from __future__ import annotations
 
-from django.core.exceptions import ObjectDoesNotExist
-from django.http import Http404, HttpRequest, HttpResponse
+from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
 from django_tables2 import RequestConfig
 
@@ -20,19 +22,4 @@ def tournament_list(request: HttpRequest) -> HttpResponse:
         request,
         "tournaments/tournament_list.html",
         {"filter": filterset, "table": table, "nav_active": "tournaments"},
-    )
-
-
-def tournament_detail(request: HttpRequest, pk: int) -> HttpResponse:
-    try:
-        tournament = selectors.tournament_get(pk)
-    except ObjectDoesNotExist as error:
-        raise Http404 from error
-    if not selectors.tournament_visible(request.user, tournament):
-        raise Http404
-    table = selectors.crosstable(tournament)
-    return render(
-        request,
-        "tournaments/tournament_detail.html",
-        {"tournament": tournament, "crosstable": table, "nav_active": "tournaments"},
     )
