@@ -5,10 +5,10 @@ this module decides who each file player is (`results_preview`, writes
 nothing), saves the tournament in one transaction (`results_import`) and
 builds a `ResultsFile` from a stored tournament (`tournament_to_results`).
 
-The rating list is passed in by the caller. `ratings.models` (the ratings app's
-public face: `RatingEntry` for "new to the list", `ListTournament` for the
-link) is imported lazily inside the functions that need it, because
-`ratings.models` imports `tournaments.models` at module level.
+The rating list a file is meant for comes from the caller as a `ListTarget`: its
+name, game and system, which of the players it already lists, and how to link the
+saved tournament to it. This app never imports the ratings app; `ratings.importing`
+builds the target from a `RatingList` and is what the pages and the command call.
 """
 
 from __future__ import annotations
@@ -19,7 +19,7 @@ from collections import defaultdict
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from decimal import ROUND_HALF_UP, Decimal
-from typing import TYPE_CHECKING, Literal
+from typing import Literal, Protocol
 
 from django.contrib.auth.models import AbstractBaseUser
 from django.core.exceptions import PermissionDenied, ValidationError
@@ -44,9 +44,6 @@ from tournaments.formats.model import (
 from tournaments.models import Game, Participant, Tournament, TournamentLog
 from tournaments.services import Pairing, round_replace
 
-if TYPE_CHECKING:
-    from ratings.models import RatingList
-
 MatchStatus = Literal["matched", "new", "ambiguous"]
 Choice = int | Literal["new"]
 FORMAT_GAMES = {"egd": GameKind.GO, "trf": GameKind.CHESS, "trf16": GameKind.CHESS}
@@ -55,6 +52,22 @@ RATED_CLASSES = ("A", "B", "C")
 BYE_KINDS = {1.0: Game.Kind.BYE_FULL, 0.5: Game.Kind.BYE_HALF, 0.0: Game.Kind.BYE_ZERO}
 BYE_POINTS = {kind: points for points, kind in BYE_KINDS.items()}
 MAX_SMALL = 32767  # PositiveSmallIntegerField
+
+
+class ListTarget(Protocol):
+    """The rating list a file is imported for, as this app needs it."""
+
+    name: str
+    game: str
+    system: str
+
+    def members_listed(self, member_ids: list[int]) -> set[int]:
+        """Which of these members the list already has."""
+        ...
+
+    def link(self, tournament: Tournament) -> None:
+        """Count the saved tournament for the list (once it is approved)."""
+        ...
 
 
 # --- the preview ----------------------------------------------------------------------
@@ -80,7 +93,7 @@ class PlayerMatch:
 @dataclass(frozen=True)
 class ImportPreview:
     results: ResultsFile
-    rating_list: RatingList | None
+    target: ListTarget | None
     organiser: Club
     game: str
     players: tuple[PlayerMatch, ...]
@@ -105,7 +118,7 @@ class ImportPreview:
 
     @property
     def linked_for_rating(self) -> bool:
-        return self.rating_list is not None and self.results.details.is_rated_class
+        return self.target is not None and self.results.details.is_rated_class
 
 
 def _norm(text: str | None) -> str:
@@ -121,11 +134,11 @@ def _format_code(results: ResultsFile, fmt: str | None) -> str | None:
     return None
 
 
-def _game_for(fmt: str | None, rating_list: RatingList | None) -> str:
+def _game_for(fmt: str | None, target: ListTarget | None) -> str:
     """egd → Go, TRF → chess, CSV/JSON → the list's game (Go without a list)."""
     if fmt in FORMAT_GAMES:
         return str(FORMAT_GAMES[fmt])
-    return rating_list.game if rating_list is not None else str(GameKind.GO)
+    return target.game if target is not None else str(GameKind.GO)
 
 
 def _keys_identify(fmt: str | None) -> bool:
@@ -257,19 +270,10 @@ def _claimed_twice(matches: list[PlayerMatch]) -> list[PlayerMatch]:
     return matches
 
 
-def _with_list_flags(
-    matches: list[PlayerMatch], rating_list: RatingList | None
-) -> list[PlayerMatch]:
-    if rating_list is None:
+def _with_list_flags(matches: list[PlayerMatch], target: ListTarget | None) -> list[PlayerMatch]:
+    if target is None:
         return matches
-    from ratings.models import RatingEntry  # lazily: ratings.models imports tournaments
-
-    member_ids = [m.member.pk for m in matches if m.member is not None]
-    listed = set(
-        RatingEntry.objects.filter(rating_list=rating_list, member_id__in=member_ids).values_list(
-            "member_id", flat=True
-        )
-    )
+    listed = target.members_listed([m.member.pk for m in matches if m.member is not None])
     return [
         PlayerMatch(
             m.player,
@@ -287,30 +291,30 @@ def _with_list_flags(
 def results_preview(
     *,
     results: ResultsFile,
-    rating_list: RatingList | None,
     organiser: Club,
     fmt: str | None = None,
+    target: ListTarget | None = None,
 ) -> ImportPreview:
     """Who each file player is and what the import would do. Writes nothing."""
     code = _format_code(results, fmt)
     index = _Index(results, code)
     matches = _claimed_twice([_match_one(p, index, code) for p in results.players])
-    matches = _with_list_flags(matches, rating_list)
-    game = _game_for(code, rating_list)
+    matches = _with_list_flags(matches, target)
+    game = _game_for(code, target)
     return ImportPreview(
         results=results,
-        rating_list=rating_list,
+        target=target,
         organiser=organiser,
         game=game,
         players=tuple(matches),
         warnings=tuple(results.warnings),
-        checks=tuple(_checks(results, rating_list, matches)),
-        errors=tuple(_errors(results, rating_list, game, matches)),
+        checks=tuple(_checks(results, target, matches)),
+        errors=tuple(_errors(results, target, game, matches)),
     )
 
 
 def _checks(
-    results: ResultsFile, rating_list: RatingList | None, matches: list[PlayerMatch]
+    results: ResultsFile, target: ListTarget | None, matches: list[PlayerMatch]
 ) -> list[str]:
     details = results.details
     checks: list[str] = []
@@ -320,9 +324,9 @@ def _checks(
             _("Class %(klass)s: the tournament is imported but not linked for rating.")
             % {"klass": klass}
         )
-    elif klass is None and rating_list is not None and rating_list.system == "egf":
+    elif klass is None and target is not None and target.system == "egf":
         checks.append(_("The file gives no class; class A is assumed."))
-    if rating_list is None:
+    if target is None:
         checks.append(_("No rating list: the tournament is imported but not rated."))
     unrated = [g for g in results.games if not g.is_rated]
     if unrated:
@@ -364,24 +368,24 @@ def _checks(
         checks.append(_("The file's dates are in the wrong order; they are swapped."))
     if details.time_control is None:
         checks.append(_("The time control is not known; no time-control rule blocks rating."))
-    if rating_list is not None:
+    if target is not None:
         newcomers = [m for m in matches if m.new_to_list]
         if newcomers:
             checks.append(
                 _("%(n)d players are new to the list %(list)s.")
-                % {"n": len(newcomers), "list": rating_list.name}
+                % {"n": len(newcomers), "list": target.name}
             )
     return checks
 
 
 def _errors(
-    results: ResultsFile, rating_list: RatingList | None, game: str, matches: list[PlayerMatch]
+    results: ResultsFile, target: ListTarget | None, game: str, matches: list[PlayerMatch]
 ) -> list[str]:
     errors = []
-    if rating_list is not None and rating_list.game != game:
+    if target is not None and target.game != game:
         errors.append(
             _("The list %(list)s rates %(list_game)s, but this file is a %(game)s table.")
-            % {"list": rating_list.name, "list_game": rating_list.game, "game": game}
+            % {"list": target.name, "list_game": target.game, "game": game}
         )
     for kind, attr in (("EGD PIN", "egd_pin"), ("FIDE ID", "fide_id")):
         seen: dict[str, str] = {}
@@ -449,9 +453,9 @@ def _resolve(
 def results_import(
     *,
     results: ResultsFile,
-    rating_list: RatingList | None,
     organiser: Club,
     by: AbstractBaseUser | None,
+    target: ListTarget | None = None,
     choices: Mapping[str, Choice] | None = None,
     status: str = Tournament.Status.SUBMITTED,
     fmt: str | None = None,
@@ -467,9 +471,7 @@ def results_import(
         raise ValidationError(_("An import is saved as a draft or submitted."))
     if by is not None and not (by.is_staff or organiser.admins.filter(pk=by.pk).exists()):
         raise PermissionDenied(_("Only the organising club's admins import its results."))
-    preview = results_preview(
-        results=results, rating_list=rating_list, organiser=organiser, fmt=fmt
-    )
+    preview = results_preview(results=results, target=target, organiser=organiser, fmt=fmt)
     resolved, errors = _resolve(preview, choices)
     errors = list(preview.errors) + errors
     if errors:
@@ -483,9 +485,7 @@ def results_import(
         _create_games(tournament, results, members)
         linked = preview.linked_for_rating
         if linked:
-            from ratings.models import ListTournament  # lazily: see the module docstring
-
-            ListTournament.objects.create(rating_list=rating_list, tournament=tournament)
+            target.link(tournament)
         if status == Tournament.Status.SUBMITTED:
             tournament.status = Tournament.Status.SUBMITTED
             tournament.submitted_at = timezone.now()

@@ -137,7 +137,7 @@ def test_five_megabytes_refused_before_parsing(egf_list, tmp_path, monkeypatch):
     def must_not_parse(*args, **kwargs):
         raise AssertionError("the parser was called")
 
-    monkeypatch.setattr("tournaments.management.commands.import_tournament.parse", must_not_parse)
+    monkeypatch.setattr("ratings.management.commands.import_tournament.parse", must_not_parse)
     big = tmp_path / "big.h9"
     big.write_bytes(b";" + b" " * (5 * 1024 * 1024))
     assert big.stat().st_size > MAX_UPLOAD_BYTES

@@ -10,10 +10,11 @@ import pytest
 from django.core.management import call_command
 
 from clubsite.models import Member
+from ratings.importing import results_import
 from ratings.models import ListTournament
 from tests.factories import ClubFactory, MemberFactory, RatingListFactory
 from tournaments.formats import parse, write
-from tournaments.importing import results_import, tournament_to_results
+from tournaments.importing import tournament_to_results
 from tournaments.models import Game, Participant, RoundSeat, Tournament, TournamentLog
 
 from .helpers import EXAMPLES, FORMATS_DATA, stored_byes

@@ -6,9 +6,9 @@ import pytest
 from django.core.exceptions import ValidationError
 
 from clubsite.models import Member
+from ratings.importing import results_import, results_preview
 from tests.factories import ClubFactory, MemberFactory, RatingListFactory
 from tournaments.formats.model import FileGame, FilePlayer, ResultsFile, TournamentDetails
-from tournaments.importing import results_import, results_preview
 from tournaments.models import Participant, Tournament
 
 pytestmark = pytest.mark.django_db

@@ -16,14 +16,10 @@ from django.core.management.base import BaseCommand, CommandError
 from django.db import transaction
 
 from clubsite.models import Club
+from ratings.importing import results_import, results_preview
 from ratings.models import RatingList
 from tournaments.formats import FORMATS, MAX_UPLOAD_BYTES, FormatError, guess_format, parse
-from tournaments.importing import (
-    ImportPreview,
-    problems_text,
-    results_import,
-    results_preview,
-)
+from tournaments.importing import ImportPreview, problems_text
 from tournaments.models import Tournament
 
 FORMAT_CHOICES = sorted({*FORMATS, "trf"})
@@ -161,7 +157,7 @@ class Command(BaseCommand):
                 label += " → one of: " + ", ".join(
                     f"#{m.pk} {m.full_name}" for m in match.candidates
                 )
-            if match.new_to_list and preview.rating_list is not None:
+            if match.new_to_list and preview.target is not None:
                 label += " [new to the list]"
             write(label)
             for note in match.notes:
