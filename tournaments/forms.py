@@ -1,4 +1,8 @@
-"""Forms of the club-admin pages: a tournament, its players, one round's boards, an import."""
+"""Forms of the club-admin pages: a tournament, its players, one round's boards, an import.
+
+The rating lists a table goes to are chosen on the ratings app's subclasses of the
+tournament and upload forms (`ratings.submission_forms`).
+"""
 
 from __future__ import annotations
 
@@ -12,7 +16,6 @@ from django.utils.translation import gettext_lazy as _
 
 from clubsite.fields import GradeFormField
 from clubsite.models import Club, Member
-from ratings.models import RatingList
 from tournaments.formats import FORMATS, guess_format
 from tournaments.models import Game, Tournament
 
@@ -22,15 +25,7 @@ UPLOAD_EXTENSIONS_RE = r"^\.h\d$"
 
 
 class TournamentForm(forms.ModelForm):
-    """The tournament's details and the rating lists its table is submitted to."""
-
-    rating_lists = forms.ModelMultipleChoiceField(
-        label=_("Rating lists"),
-        queryset=RatingList.objects.none(),
-        required=False,
-        widget=forms.CheckboxSelectMultiple,
-        help_text=_("The lists the results are submitted to; their referees approve them."),
-    )
+    """The tournament's details."""
 
     class Meta:
         model = Tournament
@@ -45,13 +40,10 @@ class TournamentForm(forms.ModelForm):
         super().__init__(*args, **kwargs)
         self.fields["organiser"].queryset = clubs
         self.fields["organiser"].empty_label = None
-        self.fields["rating_lists"].queryset = RatingList.objects.order_by("name")
         self.fields["rounds"].widget.attrs.update(min=1, max=30)
         self.fields["country"].widget.attrs.update(maxlength=2, placeholder="UA")
         for name in ("basic_time_minutes", "overtime_kind", "overtime_seconds", "overtime_moves"):
             self.fields[name].widget.attrs["data-time-control"] = name
-        if self.instance.pk:
-            self.initial.setdefault("rating_lists", list(self.instance.rating_lists.all()))
 
     def clean_country(self) -> str:
         return self.cleaned_data.get("country", "").upper()
@@ -73,18 +65,6 @@ class TournamentForm(forms.ModelForm):
         start, end = data.get("start_date"), data.get("end_date")
         if start and end and end < start:
             self.add_error("end_date", _("The tournament cannot end before it starts."))
-        game = data.get("game")
-        for rating_list in data.get("rating_lists") or []:
-            if game and rating_list.game != game:
-                self.add_error(
-                    "rating_lists",
-                    _("%(list)s rates %(list_game)s, not %(game)s.")
-                    % {
-                        "list": rating_list.name,
-                        "list_game": rating_list.get_game_display(),
-                        "game": dict(self.fields["game"].choices).get(game, game),
-                    },
-                )
         return data
 
 
@@ -226,7 +206,7 @@ class DecisionCommentForm(forms.Form):
 
 
 class ResultsUploadForm(forms.Form):
-    """A results file, bounded in size and type, and where its table goes."""
+    """A results file, bounded in size and type, and its organiser."""
 
     file = forms.FileField(
         label=_("Results file"),
@@ -234,10 +214,6 @@ class ResultsUploadForm(forms.Form):
     )
     fmt = forms.ChoiceField(label=_("Format"), required=False)
     organiser = forms.ModelChoiceField(label=_("Organiser"), queryset=Club.objects.none())
-    rating_list = forms.ModelChoiceField(
-        label=_("Rating list"), queryset=RatingList.objects.none(), required=False,
-        empty_label=_("— none (import without rating)"),
-    )  # fmt: skip
 
     def __init__(self, *args: Any, clubs: QuerySet[Club], **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
@@ -246,7 +222,6 @@ class ResultsUploadForm(forms.Form):
         ]
         self.fields["organiser"].queryset = clubs
         self.fields["organiser"].empty_label = None
-        self.fields["rating_list"].queryset = RatingList.objects.order_by("name")
         self.fields["file"].widget.attrs["accept"] = ",".join(UPLOAD_EXTENSIONS) + ",.h1,.h2"
 
     def clean_file(self) -> Any:

@@ -1,12 +1,12 @@
-"""Writes of the club-admin pages: a tournament's details, its lists, its players.
+"""Writes of the club-admin pages: a tournament's details and its players.
 
 The workflow (submit, approve, reopen) and results entry live in `tournaments.services`;
 these add what the admin's forms need around them. Every function checks who acts.
+The rating lists a tournament goes to are set by `ratings.submission_services`.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable
 from typing import Any
 
 from django.contrib.auth.models import AbstractBaseUser
@@ -16,7 +16,6 @@ from django.utils.text import slugify
 from django.utils.translation import gettext as _
 
 from clubsite.models import Club, Member
-from ratings.models import ListTournament, RatingList
 from tournaments.models import Participant, Tournament, TournamentLog
 from tournaments.permissions import is_club_admin
 
@@ -48,42 +47,22 @@ def _unique_slug(name: str, tournament: Tournament) -> str:
     return slug
 
 
-def _set_lists(tournament: Tournament, rating_lists: Iterable[RatingList]) -> None:
-    wanted = {rl.pk for rl in rating_lists}
-    ListTournament.objects.filter(tournament=tournament).exclude(rating_list_id__in=wanted).delete()
-    have = set(
-        ListTournament.objects.filter(tournament=tournament).values_list(
-            "rating_list_id", flat=True
-        )
-    )
-    ListTournament.objects.bulk_create(
-        ListTournament(tournament=tournament, rating_list_id=pk) for pk in sorted(wanted - have)
-    )
-
-
 @transaction.atomic
-def tournament_create(
-    *, tournament: Tournament, rating_lists: Iterable[RatingList], by: AbstractBaseUser
-) -> Tournament:
-    """Save an unsaved Tournament built by the form, as a draft, with its lists."""
+def tournament_create(*, tournament: Tournament, by: AbstractBaseUser) -> Tournament:
+    """Save an unsaved Tournament built by the form, as a draft."""
     if not administers(by, tournament.organiser):
         raise PermissionDenied(_("You do not administer this club."))
     tournament.status = Tournament.Status.DRAFT
     tournament.slug = _unique_slug(tournament.name, tournament)
     tournament.full_clean()
     tournament.save()
-    _set_lists(tournament, rating_lists)
     TournamentLog.objects.create(tournament=tournament, action=TournamentLog.Action.CREATED, by=by)
     return tournament
 
 
 @transaction.atomic
 def tournament_update(
-    *,
-    tournament: Tournament,
-    changes: dict[str, Any],
-    rating_lists: Iterable[RatingList],
-    by: AbstractBaseUser,
+    *, tournament: Tournament, changes: dict[str, Any], by: AbstractBaseUser
 ) -> Tournament:
     current = Tournament.objects.select_for_update().get(pk=tournament.pk)
     _check_admin(current, by)
@@ -95,7 +74,6 @@ def tournament_update(
         setattr(current, name, value)
     current.full_clean()
     current.save()
-    _set_lists(current, rating_lists)
     return current
 
 
