@@ -3,12 +3,13 @@
 from django.urls import include, path, re_path
 
 from clubsite import views
-from ratings import api
+from ratings import api, site_views
+from ratings import tournament_views as rated_tournament_views
 from ratings import views as rating_views
 from tournaments import views as tournament_views
 
 urlpatterns = [
-    path("", views.home, name="home"),
+    path("", site_views.home, name="home"),
     path("ratings/", rating_views.rating_lists, name="rating_lists"),
     path("ratings/<slug:slug>/", rating_views.rating_list, name="rating_list"),
     path("ratings/<slug:slug>/csv/", rating_views.rating_list_csv, name="rating_list_csv"),
@@ -20,14 +21,17 @@ urlpatterns = [
     path("players/<int:pk>/", rating_views.player_detail, name="player_detail"),
     path("me/", views.my_profile, name="my_profile"),
     path("tournaments/", tournament_views.tournament_list, name="tournament_list"),
-    path("tournaments/<int:pk>/", tournament_views.tournament_detail, name="tournament_detail"),
-    path("clubs/<slug:slug>/", views.club_detail, name="club_detail"),
-    path("calculator/", views.calculator, name="calculator"),
+    path(
+        "tournaments/<int:pk>/", rated_tournament_views.tournament_detail, name="tournament_detail"
+    ),
+    path("clubs/<slug:slug>/", site_views.club_detail, name="club_detail"),
+    path("calculator/", site_views.calculator, name="calculator"),
     path("api/", api.api_index, name="api_index"),
     path("api/lists/", api.api_rating_lists, name="api_rating_lists"),
     path("api/lists/<slug:slug>/", api.api_rating_list, name="api_rating_list"),
     path("api/players/<int:pk>/", api.api_player, name="api_player"),
     path("api/tournaments/<int:pk>/", api.api_tournament, name="api_tournament"),
     path("manage/", include("tournaments.manage_urls")),
+    path("manage/", include("ratings.manage_urls")),
     path("referee/", include("ratings.referee_urls")),
 ]

@@ -1,68 +1,21 @@
-"""The site's own pages: home, a club, the win-probability calculator, "my profile"."""
+"""The club domain's own page: "my profile".
+
+Home, a club's page and the calculator show ratings and tournaments, so they live in
+`ratings.site_views` (imports run ratings → tournaments → clubsite).
+"""
 
 from __future__ import annotations
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
-from django.core.exceptions import ObjectDoesNotExist, ValidationError
-from django.http import Http404, HttpRequest, HttpResponse
+from django.core.exceptions import ValidationError
+from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.utils.translation import gettext as _
 
 from clubsite import selectors
-from clubsite.forms import CalculatorForm, ContactForm
+from clubsite.forms import ContactForm
 from clubsite.services import member_update_contact
-from ratings.selectors import rating_list_all
-from tournaments.selectors import tournaments_recent_rated, tournaments_waiting
-
-
-def home(request: HttpRequest) -> HttpResponse:
-    return render(
-        request,
-        "clubsite/home.html",
-        {
-            "lists": rating_list_all(),
-            "recent": tournaments_recent_rated(),
-            "waiting": tournaments_waiting(),
-        },
-    )
-
-
-def club_detail(request: HttpRequest, slug: str) -> HttpResponse:
-    try:
-        club = selectors.club_get(slug)
-    except ObjectDoesNotExist as error:
-        raise Http404 from error
-    return render(
-        request,
-        "clubsite/club_detail.html",
-        {
-            "club": club,
-            "members": selectors.club_members(club),
-            "tournaments": selectors.club_tournaments(club),
-            "lists": club.rating_lists.all(),
-        },
-    )
-
-
-def calculator(request: HttpRequest) -> HttpResponse:
-    answer = None
-    form = CalculatorForm(request.GET or None)
-    if form.is_valid():
-        data = form.cleaned_data
-        answer = selectors.calculate(
-            game=data["game"],
-            a=data.get("a"),
-            b=data.get("b"),
-            rating_a=data.get("rating_a"),
-            rating_b=data.get("rating_b"),
-            handicap=data.get("handicap") or 0,
-        )
-    return render(
-        request,
-        "clubsite/calculator.html",
-        {"form": form, "answer": answer, "nav_active": "calculator"},
-    )
 
 
 @login_required

@@ -1,0 +1,64 @@
+"""Reads for the site pages that put clubs, tournaments and ratings together.
+
+A club's members with their ratings and its tournaments; the calculator's players and
+their ratings. The club domain itself (`clubsite.selectors`) knows neither app.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from django.db.models import Prefetch, QuerySet
+
+from clubsite.models import Club, GameKind, Member
+from ratings.calculator import SYSTEMS_BY_GAME, Expectation, expectation
+from ratings.models import RatingEntry
+from ratings.selectors import current_rating
+from tournaments.models import Tournament
+from tournaments.selectors import tournament_public_list
+
+
+def club_members(club: Club) -> QuerySet[Member]:
+    """Members with their rated entries (one prefetch), by name."""
+    entries = RatingEntry.objects.filter(rating__isnull=False).select_related("rating_list")
+    return (
+        Member.objects.filter(club=club)
+        .prefetch_related(Prefetch("rating_entries", queryset=entries, to_attr="entries"))
+        .order_by("family_name", "given_name")
+    )
+
+
+def club_tournaments(club: Club, limit: int = 50) -> QuerySet[Tournament]:
+    return tournament_public_list().filter(organiser=club)[:limit]
+
+
+@dataclass(frozen=True)
+class CalculatorAnswer:
+    player_a: Member | None
+    player_b: Member | None
+    results: list[Expectation]
+    missing: list[str]  # systems skipped: a player has no rating there
+
+
+def calculate(
+    *, game: str, a: int | None, b: int | None, rating_a: float | None, rating_b: float | None,
+    handicap: int,
+) -> CalculatorAnswer:  # fmt: skip
+    players = Member.objects.in_bulk([pk for pk in (a, b) if pk])
+    player_a, player_b = players.get(a), players.get(b)
+    results, missing = [], []
+    for system in SYSTEMS_BY_GAME.get(GameKind(game), ()):
+        ra = rating_a if rating_a is not None else _rating_of(player_a, system)
+        rb = rating_b if rating_b is not None else _rating_of(player_b, system)
+        if ra is None or rb is None:
+            missing.append(system)
+            continue
+        results.append(expectation(system, ra, rb, handicap))
+    return CalculatorAnswer(player_a, player_b, results, missing)
+
+
+def _rating_of(member: Member | None, system: str) -> float | None:
+    if member is None:
+        return None
+    entry = current_rating(member.pk, system)
+    return entry.rating if entry else None
