@@ -1,7 +1,8 @@
 """Settings read from the environment, each case in a fresh interpreter.
 
-The environment of the test run is cleared of every setting these tests vary, so a
-developer's DJANGO_DEBUG or CELERY_BROKER_URL does not change the outcome.
+The environment of the test run is cleared of every setting these tests vary (and of
+what other test modules set), so a developer's DJANGO_DEBUG or CELERY_BROKER_URL does
+not change the outcome.
 """
 
 from __future__ import annotations
@@ -23,6 +24,8 @@ VARIED = (
     "DJANGO_SECRET_KEY",
     "DJANGO_ALLOWED_HOSTS",
     "CELERY_BROKER_URL",
+    # Set by tests/browser/conftest.py for Playwright's live server; the deploy check refuses it.
+    "DJANGO_ALLOW_ASYNC_UNSAFE",
 )
 
 
