@@ -170,7 +170,10 @@ class RatingHistory(models.Model):
             ),
         ]
         indexes = [
-            models.Index(fields=["rating_list", "date"], name="history_list_date"),
+            # The replay's reads: the last sequence before a date, and the state of
+            # given players before a date.
+            models.Index(fields=["rating_list", "date", "sequence"], name="history_list_date_seq"),
+            models.Index(fields=["rating_list", "member", "date"], name="history_list_member_date"),
             models.Index(fields=["member", "date"], name="history_member_date"),
         ]
 

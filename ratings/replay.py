@@ -141,6 +141,18 @@ def _states(
     return states
 
 
+def last_sequence_before(rating_list: RatingList, day: dt.date) -> int:
+    """The replay position of the list's last rated tournament before `day` (0: none).
+    Sequences grow with dates, so the newest row answers (one index probe)."""
+    last = (
+        RatingHistory.objects.filter(rating_list=rating_list, date__lt=day)
+        .order_by("-date", "-sequence")
+        .values_list("sequence", flat=True)
+        .first()
+    )
+    return last or 0
+
+
 def tournaments_from(
     rating_list: RatingList,
     day: dt.date,
@@ -195,12 +207,7 @@ def replay(
     tournaments = tournaments_from(rating_list, from_date, include=include, exclude=exclude)
     if not tournaments:
         return ReplayOutcome(from_date=from_date)
-    sequence = (
-        RatingHistory.objects.filter(rating_list=rating_list, date__lt=from_date).aggregate(
-            m=Max("sequence")
-        )["m"]
-        or 0
-    )
+    sequence = last_sequence_before(rating_list, from_date)
     tournament_ids = [t.pk for t in tournaments]
     games_by_tournament = _load_games(tournament_ids)
     professed: dict[tuple[int, int], tuple[int | None, int | None]] = {}

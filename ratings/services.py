@@ -43,7 +43,8 @@ HISTORY_COLUMNS = [
     "games_count", "rated", "provisional", "anomalous", "reset", "grade", "list_grade",
     "history", "breakdown",
 ]  # fmt: skip
-LOCK_NAMESPACE = 7201  # first key of the PostgreSQL advisory lock; the list id is the second
+LOCK_NAMESPACE = 7201
+ANALYZE_AFTER_ROWS = 20000  # first key of the PostgreSQL advisory lock; the list id is the second
 
 
 def rating_list_create(
@@ -215,6 +216,11 @@ def _store(rating_list: RatingList, outcome: ReplayOutcome) -> None:
         ),
     )
     _refresh_entries(rating_list, outcome, affected)
+    if connection.vendor == "postgresql" and len(outcome.rows) > ANALYZE_AFTER_ROWS:
+        # A big swap leaves the planner's statistics stale, and stale statistics turn
+        # the next small replay's index probes into table scans.
+        with connection.cursor() as cursor:
+            cursor.execute("ANALYZE ratings_ratinghistory, ratings_ratingentry")
     links = ListTournament.objects.filter(
         rating_list=rating_list, tournament__end_date__gte=outcome.from_date
     )
