@@ -7,6 +7,7 @@ tasks run in-process, DEBUG off unless DJANGO_DEBUG is set.
 from pathlib import Path
 
 import environ
+from django.core.exceptions import ImproperlyConfigured
 
 BASE_DIR = Path(__file__).resolve().parent.parent
 
@@ -14,9 +15,11 @@ env = environ.Env()
 environ.Env.read_env(BASE_DIR / ".env", overwrite=False)
 
 DEBUG = env.bool("DJANGO_DEBUG", default=False)
-SECRET_KEY = env(
-    "DJANGO_SECRET_KEY", default="insecure-development-key-set-DJANGO_SECRET_KEY-in-production"
-)
+PRODUCTION = env.bool("DJANGO_PRODUCTION", default=False)
+DEVELOPMENT_SECRET_KEY = "insecure-development-key-set-DJANGO_SECRET_KEY-in-production"
+SECRET_KEY = env("DJANGO_SECRET_KEY", default=DEVELOPMENT_SECRET_KEY)
+if PRODUCTION and SECRET_KEY == DEVELOPMENT_SECRET_KEY:
+    raise ImproperlyConfigured("Set DJANGO_SECRET_KEY: production refuses the development key.")
 ALLOWED_HOSTS = env.list("DJANGO_ALLOWED_HOSTS", default=["127.0.0.1", "localhost", "[::1]"])
 CSRF_TRUSTED_ORIGINS = env.list("DJANGO_CSRF_TRUSTED_ORIGINS", default=[])
 
@@ -162,7 +165,7 @@ CELERY_BROKER_CONNECTION_TIMEOUT = 3
 SECURE_CONTENT_TYPE_NOSNIFF = True
 X_FRAME_OPTIONS = "DENY"
 SESSION_COOKIE_HTTPONLY = True
-if env.bool("DJANGO_SECURE", default=not DEBUG and env.bool("DJANGO_PRODUCTION", default=False)):
+if env.bool("DJANGO_SECURE", default=not DEBUG and PRODUCTION):
     SECURE_SSL_REDIRECT = env.bool("DJANGO_SECURE_SSL_REDIRECT", default=True)
     SESSION_COOKIE_SECURE = True
     CSRF_COOKIE_SECURE = True

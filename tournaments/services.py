@@ -165,7 +165,9 @@ def round_validate(pairings: Iterable[Pairing]) -> list[str]:
     errors: list[str] = []
     seen: set[int] = set()
     for number, pairing in enumerate(pairings, start=1):
-        players = [pairing.white] + ([pairing.black] if pairing.black is not None else [])
+        players = [pairing.white]
+        if pairing.black is not None and pairing.black.pk != pairing.white.pk:
+            players.append(pairing.black)
         if pairing.black is not None and pairing.white.pk == pairing.black.pk:
             errors.append(
                 _("Board %(n)d: %(name)s cannot play himself.")

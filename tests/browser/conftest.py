@@ -16,9 +16,6 @@ import pytest
 CHROMIUM = os.environ.get("CHROMIUM_PATH") or shutil.which("chromium") or "/usr/bin/chromium"
 SCREENSHOTS = Path(__file__).resolve().parents[2] / "artifacts" / "screenshots"
 
-# Playwright's sync API runs an event loop; Django refuses ORM calls from it unless told.
-os.environ.setdefault("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
-
 
 @pytest.fixture(scope="session")
 def chromium_browser() -> Iterator[object]:
@@ -28,6 +25,10 @@ def chromium_browser() -> Iterator[object]:
             pytest.fail(message)
         pytest.skip(message)
     sync_api = pytest.importorskip("playwright.sync_api")
+    # Playwright's sync API runs an event loop; Django refuses ORM calls beside it unless
+    # told. Only while a browser runs, so the flag does not leak into other tests' processes.
+    previous = os.environ.get("DJANGO_ALLOW_ASYNC_UNSAFE")
+    os.environ["DJANGO_ALLOW_ASYNC_UNSAFE"] = "true"
     with sync_api.sync_playwright() as playwright:
         browser = playwright.chromium.launch(
             executable_path=CHROMIUM,
@@ -36,6 +37,10 @@ def chromium_browser() -> Iterator[object]:
         )
         yield browser
         browser.close()
+    if previous is None:
+        os.environ.pop("DJANGO_ALLOW_ASYNC_UNSAFE", None)
+    else:
+        os.environ["DJANGO_ALLOW_ASYNC_UNSAFE"] = previous
 
 
 @pytest.fixture

@@ -418,8 +418,8 @@ def _messages(pairings: list[Pairing]) -> list[str]:
 def test_round_validate_messages(scene: Scene) -> None:
     a, b, c, d = scene.players
     assert _messages([Pairing(a, b, "white"), Pairing(c, d, "draw")]) == []
-    # Self-play also counts him twice in the round: both messages are shown.
-    assert _messages([Pairing(a, a, "white")])[0] == f"Board 1: {a} cannot play himself."
+    # Self-play is said once: "cannot play himself", not also "already plays".
+    assert _messages([Pairing(a, a, "white")]) == [f"Board 1: {a} cannot play himself."]
     assert _messages([Pairing(a, b, "white"), Pairing(c, a, "black")]) == [
         f"Board 2: {a} already plays in this round."
     ]
@@ -450,8 +450,7 @@ def test_round_replace_invalid_pairings_change_nothing(scene: Scene) -> None:
             by=scene.users["club_admin"],
         )
     assert caught.value.messages == [
-        f"Board 2: {b} cannot play himself.",
-        f"Board 2: {b} already plays in this round.",
+        f"Board 2: {b} cannot play himself.",  # said once, not also "already plays"
         f"Board 3: {a} already plays in this round.",
         "Board 3: choose a result.",
     ]
