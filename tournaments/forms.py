@@ -86,11 +86,6 @@ class MemberCreateForm(forms.ModelForm):
         super().__init__(*args, **kwargs)
         self.fields["club"].queryset = Club.objects.order_by("name")
 
-    def _get_validation_exclusions(self) -> set[str]:
-        # The form field parsed the grade; GradeField's integer range validators would
-        # compare a Grade with an int on the model side.
-        return super()._get_validation_exclusions() | {"grade"}
-
 
 class RoundBoardForm(forms.Form):
     """One board of a round: who played whom, with which colour, handicap and result."""

@@ -111,7 +111,6 @@ def member_create_and_add(
     """A new member (built by the inline form) saved and added to the tournament."""
     _check_admin(tournament, by)
     _check_editable(tournament)
-    # The form validated the grade; GradeField's integer range validators cannot compare a Grade.
-    member.full_clean(exclude=["grade"])
+    member.full_clean()
     member.save()
     return Participant.objects.create(tournament=tournament, member=member, grade=member.grade)
