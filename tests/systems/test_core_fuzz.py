@@ -23,24 +23,9 @@ from ratings.systems.io import dumps
 from ratings.systems.registry import SYSTEMS
 
 from .examples import EXAMPLES_DIR, load_examples
+from .fuzzing import JSON_VALUES
 
 FUZZ = settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-
-SCALARS = (
-    st.none()
-    | st.booleans()
-    | st.integers(min_value=-(10**20), max_value=10**20)
-    | st.floats()
-    | st.sampled_from(["", "white", "black", "draw", "p1", "A", "5k", "2017-06-10", "egf"])
-    | st.text(max_size=8)
-)
-JSON_VALUES = st.recursive(
-    SCALARS,
-    lambda children: (
-        st.lists(children, max_size=4) | st.dictionaries(st.text(max_size=6), children, max_size=4)
-    ),
-    max_leaves=12,
-)
 
 
 def _valid_inputs() -> list[dict[str, Any]]:

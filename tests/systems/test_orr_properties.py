@@ -9,7 +9,6 @@
 from __future__ import annotations
 
 import contextlib
-import copy
 import json
 from decimal import ROUND_HALF_UP, Decimal
 from fractions import Fraction
@@ -29,6 +28,7 @@ from ratings.systems.orr_newcomers import (
 )
 
 from .examples import load_examples
+from .fuzzing import JSON_VALUES, mutated_copy
 from .orr_builders import as_input, event, game, player, stored
 
 SETTINGS = settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
@@ -203,62 +203,24 @@ def _rate_or_bad_input(document: object) -> None:
         rate_json(document)
 
 
-json_values = st.recursive(
-    st.one_of(
-        st.none(),
-        st.booleans(),
-        st.integers(-(10**20), 10**20),
-        st.floats(allow_nan=True, allow_infinity=True),
-        st.text(max_size=8),
-    ),
-    lambda inner: (
-        st.lists(inner, max_size=4) | st.dictionaries(st.text(max_size=8), inner, max_size=4)
-    ),
-    max_leaves=10,
-)
-
-
-def _paths(node: Any, prefix: tuple[Any, ...] = ()) -> list[tuple[Any, ...]]:
-    found = [prefix]
-    if isinstance(node, dict):
-        for key, value in node.items():
-            found += _paths(value, (*prefix, key))
-    elif isinstance(node, list):
-        for index, value in enumerate(node):
-            found += _paths(value, (*prefix, index))
-    return found
-
-
 SMALL_EXAMPLES = [e for _, e, _ in load_examples("orr") if len(e["games"]) <= 30]
 
 
 @SETTINGS
 @given(data=st.data())
 def test_mutated_examples_raise_only_bad_input(data: st.DataObject) -> None:
-    document = copy.deepcopy(data.draw(st.sampled_from(SMALL_EXAMPLES)))
-    for _ in range(data.draw(st.integers(1, 3))):
-        paths = [p for p in _paths(document) if p]
-        path = data.draw(st.sampled_from(paths))
-        parent = document
-        for step in path[:-1]:
-            parent = parent[step]
-        action = data.draw(st.sampled_from(["replace", "delete"]))
-        if action == "delete" and isinstance(parent, dict):
-            del parent[path[-1]]
-        else:
-            parent[path[-1]] = data.draw(json_values)
-    _rate_or_bad_input(document)
+    _rate_or_bad_input(mutated_copy(data.draw, data.draw(st.sampled_from(SMALL_EXAMPLES))))
 
 
 @SETTINGS
-@given(document=json_values)
+@given(document=JSON_VALUES)
 def test_random_json_raises_only_bad_input(document: Any) -> None:
     _rate_or_bad_input(document)
     _rate_or_bad_input({"system": "orr", "event": document, "players": [], "games": []})
 
 
 @SETTINGS
-@given(tournaments(), json_values, json_values)
+@given(tournaments(), JSON_VALUES, JSON_VALUES)
 def test_random_stored_games_raise_only_bad_input(
     document: dict[str, Any], rating: Any, score: Any
 ) -> None:
@@ -272,7 +234,7 @@ def test_random_stored_games_raise_only_bad_input(
 @given(
     tournaments(),
     st.sampled_from(["rating", "history", "birth_date"]),
-    json_values,
+    JSON_VALUES,
 )
 def test_random_player_fields_raise_only_bad_input(
     document: dict[str, Any], field: str, value: Any
@@ -286,7 +248,7 @@ def test_random_player_fields_raise_only_bad_input(
     tournaments(),
     st.dictionaries(
         st.sampled_from(["round_pd", "age_min", "age_max", "settle_games", "settle_events"]),
-        json_values,
+        JSON_VALUES,
     ),
 )
 def test_random_params_raise_only_bad_input(

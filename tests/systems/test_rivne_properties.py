@@ -16,6 +16,7 @@ from ratings.systems.grades import ALL_GRADES, Grade
 from ratings.systems.model import JSON, Event, EventInput, EventOutput, Game, Player, Result
 
 from .examples import load_examples
+from .fuzzing import JSON_VALUES, mutated_copy
 
 PROPERTY_SETTINGS = settings(max_examples=100, deadline=None)
 FUZZ_SETTINGS = settings(max_examples=200, deadline=None)
@@ -204,38 +205,7 @@ def test_game_changes_sum_to_the_total(event: EventInput) -> None:
 
 # --- Fuzz of the JSON boundary ------------------------------------------------------------------
 
-json_values = st.recursive(
-    st.one_of(
-        st.none(),
-        st.booleans(),
-        st.integers(min_value=-(10**20), max_value=10**20),
-        st.floats(allow_nan=True, allow_infinity=True),
-        st.text(max_size=6),
-        st.sampled_from(["rivne", "white", "black", "draw", "5k", "3d", "2p", "p0", "above_100"]),
-    ),
-    lambda children: st.one_of(
-        st.lists(children, max_size=4),
-        st.dictionaries(
-            st.sampled_from(["id", "rating", "grade", "history", "round", "above_100", "board"]),
-            children,
-            max_size=4,
-        ),
-    ),
-    max_leaves=12,
-)
-
 EXAMPLE_INPUTS = [event for _, event, _ in load_examples("rivne")]
-
-
-def paths(document: Any, prefix: tuple[Any, ...] = ()) -> list[tuple[Any, ...]]:
-    found = [prefix]
-    if isinstance(document, dict):
-        for key, value in document.items():
-            found.extend(paths(value, (*prefix, key)))
-    elif isinstance(document, list):
-        for index, value in enumerate(document):
-            found.extend(paths(value, (*prefix, index)))
-    return found
 
 
 def assert_only_bad_input(document: Any) -> None:
@@ -249,27 +219,14 @@ def assert_only_bad_input(document: Any) -> None:
 @FUZZ_SETTINGS
 @given(st.sampled_from(EXAMPLE_INPUTS), st.data())
 def test_mutated_examples_raise_only_bad_input(example: dict[str, Any], data: Any) -> None:
-    document = copy.deepcopy(example)
-    for _ in range(data.draw(st.integers(min_value=1, max_value=3))):
-        targets = [path for path in paths(document) if path]
-        if not targets:
-            break
-        path = data.draw(st.sampled_from(targets))
-        parent = document
-        for key in path[:-1]:
-            parent = parent[key]
-        if data.draw(st.booleans()) and isinstance(parent, dict):
-            del parent[path[-1]]
-        else:
-            parent[path[-1]] = data.draw(json_values)
-    assert_only_bad_input(document)
+    assert_only_bad_input(mutated_copy(data.draw, example))
 
 
 @FUZZ_SETTINGS
 @given(
     st.fixed_dictionaries(
-        {"system": st.just("rivne"), "event": json_values, "players": json_values},
-        optional={"games": json_values, "params": json_values},
+        {"system": st.just("rivne"), "event": JSON_VALUES, "players": JSON_VALUES},
+        optional={"games": JSON_VALUES, "params": JSON_VALUES},
     )
 )
 def test_random_documents_raise_only_bad_input(document: dict[str, Any]) -> None:
@@ -279,7 +236,7 @@ def test_random_documents_raise_only_bad_input(document: dict[str, Any]) -> None
 @FUZZ_SETTINGS
 @given(
     st.sampled_from(EXAMPLE_INPUTS),
-    st.dictionaries(st.sampled_from(sorted(rivne.DEFAULT_PARAMS)), json_values, max_size=3),
+    st.dictionaries(st.sampled_from(sorted(rivne.DEFAULT_PARAMS)), JSON_VALUES, max_size=3),
     st.sampled_from([None, {}, {"above_100": True}, {"above_100": "x"}, [], "x", 3]),
 )
 def test_random_params_and_history_raise_only_bad_input(

@@ -13,7 +13,9 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from ratings.systems import BadInput, rate_json, ufgo
-from tests.systems.examples import load_examples
+
+from .examples import load_examples
+from .fuzzing import JSON_VALUES, mutated_copy
 
 PROPERTY = settings(max_examples=100, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 HEAVY = settings(PROPERTY, max_examples=60)  # four ratings of the event per example
@@ -258,29 +260,7 @@ def test_game_changes_add_up_to_the_unrounded_result(document: dict[str, Any]) -
 
 # --- fuzzing the boundary -------------------------------------------------------------------
 
-JSON_VALUES = st.recursive(
-    st.none()
-    | st.booleans()
-    | st.integers(-(10**30), 10**30)
-    | st.floats(allow_nan=True, allow_infinity=True)
-    | st.text(max_size=5),
-    lambda inner: (
-        st.lists(inner, max_size=3) | st.dictionaries(st.text(max_size=5), inner, max_size=3)
-    ),
-    max_leaves=6,
-)
 EXAMPLE_INPUTS = [given_input for _, given_input, _ in load_examples("ufgo")]
-
-
-def _paths(value: Any, prefix: tuple[Any, ...] = ()) -> list[tuple[Any, ...]]:
-    found = [prefix]
-    if isinstance(value, dict):
-        for key, item in value.items():
-            found += _paths(item, (*prefix, key))
-    elif isinstance(value, list):
-        for i, item in enumerate(value):
-            found += _paths(item, (*prefix, i))
-    return found
 
 
 def _rate_or_bad_input(document: Any) -> None:
@@ -294,22 +274,7 @@ def _rate_or_bad_input(document: Any) -> None:
 @settings(max_examples=200, deadline=None)
 @given(st.sampled_from(EXAMPLE_INPUTS), st.data())
 def test_mutated_examples_raise_only_bad_input(base: dict[str, Any], data: st.DataObject) -> None:
-    document = copy.deepcopy(base)
-    for _ in range(data.draw(st.integers(1, 3))):
-        paths = _paths(document)[1:]
-        if not paths:
-            break
-        path = data.draw(st.sampled_from(paths))
-        parent = document
-        for key in path[:-1]:
-            parent = parent[key]
-        if data.draw(st.booleans()):
-            parent[path[-1]] = data.draw(JSON_VALUES)
-        elif isinstance(parent, dict):
-            del parent[path[-1]]
-        else:
-            parent.pop(path[-1])
-    _rate_or_bad_input(document)
+    _rate_or_bad_input(mutated_copy(data.draw, base))
 
 
 @settings(max_examples=200, deadline=None)

@@ -12,7 +12,9 @@ from hypothesis import strategies as st
 
 from ratings.systems import BadInput, rate_json, uscf
 from ratings.systems.model import Event, EventInput, EventOutput, Game, Player, PlayerOutput
-from tests.systems.examples import load_examples
+
+from .examples import load_examples
+from .fuzzing import JSON_VALUES, json_paths
 
 PROPERTY_SETTINGS = settings(max_examples=150, deadline=None)
 FUZZ_SETTINGS = settings(max_examples=200, deadline=None)
@@ -162,59 +164,36 @@ def _expectations_are_complementary(out: EventOutput) -> None:
 
 # --- Fuzzing the JSON boundary: anything but BadInput is a bug ---------------------------
 
-json_values = st.recursive(
-    st.none()
-    | st.booleans()
-    | st.integers(min_value=-(10**20), max_value=10**20)
-    | st.floats(allow_nan=True, allow_infinity=True)
-    | st.text(max_size=8),
-    lambda children: (
-        st.lists(children, max_size=4) | st.dictionaries(st.text(max_size=8), children, max_size=4)
-    ),
-    max_leaves=12,
-)
-
 EXAMPLE_INPUTS = [given_input for _, given_input, _ in load_examples("uscf")]
 INTERESTING_VALUES: st.SearchStrategy[Any] = st.sampled_from(
     [None, True, False, 0, -1, 1.5, 17, 1e308, -1e308, "", "uscf", "p9", [], {}, "2002-02-30"]
 )
 
 
-def _paths(node: Any, prefix: tuple[Any, ...] = ()) -> list[tuple[Any, ...]]:
-    found = [prefix]
-    if isinstance(node, dict):
-        for key, value in node.items():
-            found += _paths(value, (*prefix, key))
-    elif isinstance(node, list):
-        for index, value in enumerate(node):
-            found += _paths(value, (*prefix, index))
-    return found
-
-
 @st.composite
 def mutated_examples(draw: st.DrawFn) -> Any:
     document = copy.deepcopy(draw(st.sampled_from(EXAMPLE_INPUTS)))
     for _ in range(draw(st.integers(min_value=1, max_value=3))):
-        paths = _paths(document)
+        paths = json_paths(document)
         path = draw(st.sampled_from(paths[1:] or paths))
         if not path:
-            return draw(json_values)
+            return draw(JSON_VALUES)
         parent = document
         for step in path[:-1]:
             parent = parent[step]
         action = draw(st.sampled_from(["replace", "interesting", "delete", "add"]))
         if action == "replace":
-            parent[path[-1]] = draw(json_values)
+            parent[path[-1]] = draw(JSON_VALUES)
         elif action == "interesting":
             parent[path[-1]] = draw(INTERESTING_VALUES)
         elif action == "delete":
             del parent[path[-1]]
         elif isinstance(parent, dict):
             parent[draw(st.sampled_from(["params", "start", "floor", "x", "rating"]))] = draw(
-                json_values
+                JSON_VALUES
             )
         else:
-            parent.append(draw(json_values))
+            parent.append(draw(JSON_VALUES))
     return document
 
 
@@ -234,18 +213,18 @@ def test_mutated_examples_raise_only_bad_input(document: Any) -> None:
 
 
 @FUZZ_SETTINGS
-@given(json_values)
+@given(JSON_VALUES)
 def test_random_json_raises_only_bad_input(document: Any) -> None:
     _rate_or_bad_input(document)
 
 
 @FUZZ_SETTINGS
 @given(
-    start=st.one_of(st.integers(-(10**30), 10**30), st.floats(-1e308, 1e308), json_values),
-    floor=st.one_of(st.integers(-(10**30), 10**30), st.floats(-1e308, 1e308), json_values),
-    min_change=st.one_of(st.integers(-3, 20), json_values),
-    crossing=st.one_of(st.booleans(), json_values),
-    rating=st.one_of(st.floats(-2e6, 2e6), st.integers(-(10**7), 10**7), json_values),
+    start=st.one_of(st.integers(-(10**30), 10**30), st.floats(-1e308, 1e308), JSON_VALUES),
+    floor=st.one_of(st.integers(-(10**30), 10**30), st.floats(-1e308, 1e308), JSON_VALUES),
+    min_change=st.one_of(st.integers(-3, 20), JSON_VALUES),
+    crossing=st.one_of(st.booleans(), JSON_VALUES),
+    rating=st.one_of(st.floats(-2e6, 2e6), st.integers(-(10**7), 10**7), JSON_VALUES),
 )
 def test_extreme_params_and_ratings_raise_only_bad_input(
     start: Any, floor: Any, min_change: Any, crossing: Any, rating: Any
