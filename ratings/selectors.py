@@ -243,7 +243,7 @@ def _grade_history(member: Member) -> list[dict[str, Any]]:
     rows = (
         member.participations.filter(grade__isnull=False)
         .select_related("tournament")
-        .only("grade", "tournament__id", "tournament__name", "tournament__end_date")
+        .only("grade", "member", "tournament__id", "tournament__name", "tournament__end_date")
         .order_by("tournament__end_date", "tournament__id")
     )
     changes: list[dict[str, Any]] = []

@@ -202,3 +202,21 @@ def test_language_switch_translates(client, world):
     assert 'lang="ru"' in html and "Рейтинг" in html
     member = MemberFactory()
     assert client.get(reverse("player_detail", args=[member.pk])).status_code == 200
+
+
+def test_profile_queries_do_not_grow_with_tournaments(client, db):
+    """A regular's profile costs the same number of queries as a newcomer's."""
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+
+    from tests.factories import MemberFactory, ParticipantFactory
+
+    def queries_for(tournaments: int) -> int:
+        member = MemberFactory()
+        for _ in range(tournaments):
+            ParticipantFactory(member=member, tournament=TournamentFactory(status="approved"))
+        with CaptureQueriesContext(connection) as captured:
+            assert client.get(reverse("player_detail", args=[member.pk])).status_code == 200
+        return len(captured.captured_queries)
+
+    assert queries_for(25) == queries_for(1)
