@@ -224,6 +224,9 @@ def bench_generate(
     )
     _copy(RoundSeat, ["game_id", "tournament_id", "round", "member_id"], seat_rows)
     _reset_sequences(Member, Tournament, Game)
+    if connection.vendor == "postgresql":
+        with connection.cursor() as cursor:  # bulk-loaded tables have no statistics yet
+            cursor.execute("ANALYZE")
     return BenchData(rating_list, club, member_ids, tournament_ids, total, days[0], days[-1])
 
 
