@@ -188,7 +188,7 @@ def player_profile(member: Member) -> Profile:
         sections=ordered,
         chart=_chart_data(ordered),
         grade_history=_grade_history(member),
-        head_to_head=head_to_head(member),
+        head_to_head=head_to_head(member, known_names=names),
     )
 
 
@@ -256,8 +256,9 @@ def _grade_history(member: Member) -> list[dict[str, Any]]:
     return changes
 
 
-def head_to_head(member: Member) -> list[HeadToHead]:
-    """His record against every opponent he met in played games of non-draft tournaments."""
+def head_to_head(member: Member, known_names: dict[int, str] | None = None) -> list[HeadToHead]:
+    """His record against every opponent he met in played games of non-draft tournaments.
+    `known_names`: opponents' names already read (the profile's breakdown has most)."""
     games = (
         Game.objects.filter(Q(white=member) | Q(black=member), kind=Game.Kind.PLAYED)
         .exclude(tournament__status=Tournament.Status.DRAFT)
@@ -272,7 +273,8 @@ def head_to_head(member: Member) -> list[HeadToHead]:
         mine = "white" if white == member.pk else "black"
         slot = 2 if result == "draw" else (0 if result == mine else 1)
         counts[opponent][slot] += 1
-    names = _member_names(set(counts))
+    names = dict(known_names or {})
+    names.update(_member_names(set(counts) - set(names)))
     for opponent, (w, lost, d) in counts.items():
         table[opponent] = HeadToHead(opponent, names.get(opponent, "?"), w, lost, d)
     return sorted(table.values(), key=lambda h: (-h.games, h.opponent_name))
