@@ -33,8 +33,7 @@ MEMBER_FILTER_LIMIT = 20000
 class MemberState:
     """A member's standing in one list between two tournaments."""
 
-    rating: float | None = None
-    rated: bool = False
+    rating: float | None = None  # None: not rated in this list (yet)
     provisional: bool = False
     history: Any = None
     best_grade: int | None = None  # highest grade rank professed so far (EGF resets)
@@ -134,7 +133,6 @@ def _states(
             continue
         state.last_sequence = sequence
         state.rating = after if rated else None
-        state.rated = rated
         state.provisional = provisional
         state.history = history
         state.grade = _rank(list_grade)
@@ -408,7 +406,6 @@ def _apply(
         outcome.rows.append(row)
         outcome.touched.add(member_id)
         state.rating = rating_now
-        state.rated = state.rated or result.rated
         state.provisional = result.provisional
         state.history = result.history
         if grade_rank is not None and (state.best_grade is None or grade_rank > state.best_grade):
