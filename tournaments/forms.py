@@ -150,17 +150,22 @@ class BaseRoundFormSet(forms.BaseFormSet):
         return form
 
     def clean(self) -> None:
-        if any(self.errors):
-            return
+        """The round's checks run on every board, even one with a field error elsewhere,
+        so the admin sees every problem in one pass. A check about a field that already
+        has an error (not a member of this tournament, handicap 12) is left out."""
         seen: dict[int, int] = {}
         for number, form in enumerate(self.forms, start=1):
-            data = form.cleaned_data
-            if not data or form.is_blank:
+            data = getattr(form, "cleaned_data", None) or {}
+            failed = set(form.errors)
+            if (not data and not failed) or (form.is_blank and not failed & {"white", "black"}):
                 continue
             white, black, kind = data.get("white"), data.get("black"), data.get("kind")
             is_bye = kind in Game.BYES
             if white is None:
-                form.add_error("white", _("Choose the player."))
+                if "white" not in failed:
+                    form.add_error("white", _("Choose the player."))
+                continue
+            if "kind" in failed:
                 continue
             if black is not None and black.pk == white.pk:
                 form.add_error("black", _("%(name)s cannot play himself.") % {"name": white})
@@ -176,9 +181,9 @@ class BaseRoundFormSet(forms.BaseFormSet):
                 seen.setdefault(player.pk, number)
             if is_bye and black is not None:
                 form.add_error("black", _("A bye has no opponent."))
-            if not is_bye and black is None:
+            if not is_bye and black is None and "black" not in failed:
                 form.add_error("black", _("Choose the opponent, or mark a bye."))
-            if not is_bye and not data.get("result"):
+            if not is_bye and not data.get("result") and "result" not in failed:
                 form.add_error("result", _("Choose a result."))
             if kind == Game.Kind.FORFEIT and data.get("result") == Game.Result.DRAW:
                 form.add_error("result", _("A forfeit has a winner."))

@@ -150,6 +150,26 @@ def test_round_entry_validates_next_to_the_field(client, setup):  # noqa: F811
     assert not setup.draft.games.filter(round=2).exists()
 
 
+def test_round_entry_shows_every_problem_in_one_pass(client, setup):  # noqa: F811
+    """A field error on one board (handicap 12) does not hide the round's checks."""
+    login(client, setup, "admin")
+    a, b, c, d = (p.pk for p in setup.players)
+    url = reverse("manage_round", args=[setup.draft.pk, 2])
+    response = client.post(url, _boards(
+        {"white": a, "black": b, "result": "white", "handicap": "12"},
+        {"white": c, "black": c, "result": "white"},
+        {"white": b, "black": d, "result": "black"},
+        {"white": d, "result": "white"},
+    ))  # fmt: skip
+    assert response.status_code == 200
+    forms = response.context["formset"].forms
+    assert "less than or equal to 9" in str(forms[0].errors["handicap"])
+    assert "cannot play" in str(forms[1].errors["black"])
+    assert "already plays on board 1" in str(forms[2].errors["white"])
+    assert "Choose the opponent" in str(forms[3].errors["black"])
+    assert not setup.draft.games.filter(round=2).exists()
+
+
 def test_round_entry_saves_and_the_crosstable_follows(client, setup):  # noqa: F811
     login(client, setup, "admin")
     a, b, c, d = (p.pk for p in setup.players)
