@@ -3,10 +3,25 @@ from django.contrib import admin
 from tournaments.models import Game, Participant, RoundSeat, Tournament, TournamentLog
 
 
+def _locked(tournament: Tournament | None) -> bool:
+    return tournament is not None and tournament.is_locked
+
+
 class ParticipantInline(admin.TabularInline):
+    """Editable on a draft or rejected table only: a submitted or approved one is locked."""
+
     model = Participant
     extra = 0
     autocomplete_fields = ["member"]
+
+    def has_add_permission(self, request, obj=None):
+        return not _locked(obj) and super().has_add_permission(request, obj)
+
+    def has_change_permission(self, request, obj=None):
+        return not _locked(obj) and super().has_change_permission(request, obj)
+
+    def has_delete_permission(self, request, obj=None):
+        return not _locked(obj) and super().has_delete_permission(request, obj)
 
 
 class LogInline(admin.TabularInline):
@@ -18,6 +33,8 @@ class LogInline(admin.TabularInline):
 
 @admin.register(Tournament)
 class TournamentAdmin(admin.ModelAdmin):
+    """A submitted or approved tournament is view-only: reopen it through the workflow first."""
+
     list_display = ["name", "end_date", "game", "tournament_class", "organiser", "status"]
     list_filter = ["status", "game", "tournament_class", "board_size", "country", "official"]
     search_fields = ["name", "city", "slug"]
@@ -27,14 +44,37 @@ class TournamentAdmin(admin.ModelAdmin):
     readonly_fields = ["status", "submitted_at", "submitted_by", "decided_at", "decided_by"]
     inlines = [ParticipantInline, LogInline]
 
+    def has_change_permission(self, request, obj=None):
+        return not _locked(obj) and super().has_change_permission(request, obj)
+
+    def has_delete_permission(self, request, obj=None):
+        return not _locked(obj) and super().has_delete_permission(request, obj)
+
+    def get_deleted_objects(self, objs, request):
+        # Games and seats have no delete permission of their own (nobody edits them
+        # here), but they go with the draft they belong to.
+        deleted, counts, perms_needed, protected = super().get_deleted_objects(objs, request)
+        perms_needed -= {Game._meta.verbose_name, RoundSeat._meta.verbose_name}
+        return deleted, counts, perms_needed, protected
+
 
 @admin.register(Game)
 class GameAdmin(admin.ModelAdmin):
+    """Read-only: games are written, with their round seats, by the results services only."""
+
     list_display = ["tournament", "round", "white", "black", "result", "kind", "handicap"]
     list_filter = ["kind", "result", "tournament__game"]
     search_fields = ["tournament__name", "white__family_name", "black__family_name"]
     list_select_related = ["tournament", "white", "black"]
-    autocomplete_fields = ["tournament", "white", "black"]
+
+    def has_add_permission(self, request):
+        return False
+
+    def has_change_permission(self, request, obj=None):
+        return False
+
+    def has_delete_permission(self, request, obj=None):
+        return False
 
 
 @admin.register(TournamentLog)
@@ -46,11 +86,21 @@ class TournamentLogAdmin(admin.ModelAdmin):
 
 @admin.register(Participant)
 class ParticipantAdmin(admin.ModelAdmin):
+    """A participant of a submitted or approved tournament is view-only, as in the inline."""
+
     list_display = ["member", "tournament", "grade", "place", "team"]
     list_filter = ["tournament__game"]
     search_fields = ["member__family_name", "member__given_name", "tournament__name"]
     list_select_related = ["member", "tournament"]
     autocomplete_fields = ["member", "tournament"]
+
+    def has_change_permission(self, request, obj=None):
+        locked = obj is not None and obj.tournament.is_locked
+        return not locked and super().has_change_permission(request, obj)
+
+    def has_delete_permission(self, request, obj=None):
+        locked = obj is not None and obj.tournament.is_locked
+        return not locked and super().has_delete_permission(request, obj)
 
 
 @admin.register(RoundSeat)
@@ -65,4 +115,7 @@ class RoundSeatAdmin(admin.ModelAdmin):
         return False
 
     def has_change_permission(self, request, obj=None):
+        return False
+
+    def has_delete_permission(self, request, obj=None):
         return False
