@@ -9,7 +9,7 @@ from django.db.models import Count, QuerySet
 from django.utils.translation import gettext as _
 
 from ratings.models import ListTournament, RatingEntry, RatingList
-from tournaments.manage_selectors import time_control_advice
+from tournaments.manage_selectors import empty_rounds_warning, time_control_advice
 from tournaments.models import Game, Tournament
 
 
@@ -58,7 +58,7 @@ class Warning:
 
 def review_warnings(tournament: Tournament) -> list[Warning]:
     """What a referee should look at before approving: unrated games, the class for the
-    time control, players new to each list, players without games."""
+    time control, players new to each list, rounds left empty, players without games."""
     warnings: list[Warning] = []
     games = list(Game.objects.filter(tournament=tournament).only("kind", "white_id", "black_id"))
     unrated = [g for g in games if g.kind != Game.Kind.PLAYED]
@@ -100,6 +100,9 @@ def review_warnings(tournament: Tournament) -> list[Warning]:
                     tuple(sorted(new)),
                 )
             )
+    empty = empty_rounds_warning(tournament)
+    if empty:
+        warnings.append(Warning("warning", empty))
     playing = {g.white_id for g in games} | {g.black_id for g in games}
     idle = [p.member.full_name for p in participants if p.member_id not in playing]
     if idle:

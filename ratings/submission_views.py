@@ -80,6 +80,7 @@ def manage_tournament(request: HttpRequest, pk: int) -> HttpResponse:
             "editable": tournament.status in manage_services.EDITABLE,
             "advice": manage_selectors.time_control_advice(tournament),
             "statuses": referee_selectors.recompute_status(tournament),
+            "empty_rounds": manage_selectors.empty_rounds_warning(tournament),
             **NAV,
         },
     )

@@ -8,6 +8,7 @@ from dataclasses import dataclass
 from django.contrib.auth.models import AbstractBaseUser
 from django.db.models import Count, Q, QuerySet
 from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 
 from clubsite.models import Club, Member
 from ratings.systems.ufgo_grades import event_eligibility
@@ -86,6 +87,28 @@ def rounds_entered(tournament: Tournament) -> dict[int, int]:
         .order_by("round")
     )
     return {row["round"]: row["n"] for row in rows}
+
+
+def rounds_without_games(tournament: Tournament) -> list[int]:
+    """Rounds 1..rounds with no board at all (a round of byes only is entered)."""
+    entered = set(
+        Game.objects.filter(tournament=tournament).values_list("round", flat=True).distinct()
+    )
+    return [r for r in range(1, tournament.rounds + 1) if r not in entered]
+
+
+def empty_rounds_warning(tournament: Tournament) -> str:
+    """The warning for rounds left empty, or "" when every round has boards."""
+    empty = rounds_without_games(tournament)
+    if not empty:
+        return ""
+    return ngettext(
+        "Round %(rounds)s has no games. Enter its boards (byes count) or lower the number "
+        "of rounds.",
+        "Rounds %(rounds)s have no games. Enter their boards (byes count) or lower the "
+        "number of rounds.",
+        len(empty),
+    ) % {"rounds": ", ".join(str(r) for r in empty)}
 
 
 @dataclass(frozen=True)

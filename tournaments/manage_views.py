@@ -199,6 +199,9 @@ def manage_submit(request: HttpRequest, pk: int) -> HttpResponse:
             messages.error(request, message)
     else:
         messages.success(request, _("The table is submitted; the referee will look at it."))
+        warning = manage_selectors.empty_rounds_warning(tournament)
+        if warning:
+            messages.warning(request, warning)
     return redirect("manage_tournament", pk=pk)
 
 

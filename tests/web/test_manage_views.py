@@ -306,3 +306,24 @@ def test_import_confirm_needs_the_uploaders_session(client, setup):  # noqa: F81
     login(client, setup, "admin")
     response = client.post(reverse("manage_import_confirm"), {"token": "guess", "status": "draft"})
     assert response.status_code == 302 and response["Location"] == reverse("manage_import")
+
+
+def test_submit_warns_about_an_empty_round_but_submits(client, setup):  # noqa: F811
+    login(client, setup, "admin")
+    tournament = setup.draft  # two rounds, games in round 1 only
+    html = client.get(reverse("manage_tournament", args=[tournament.pk])).content.decode()
+    assert 'id="empty-rounds"' in html and "Round 2 has no games" in html
+    response = client.post(reverse("manage_submit", args=[tournament.pk]), follow=True)
+    assert "Round 2 has no games" in response.content.decode()
+    tournament.refresh_from_db()
+    assert tournament.status == "submitted"
+
+
+def test_a_round_of_byes_only_is_not_empty(client, setup):  # noqa: F811
+    login(client, setup, "admin")
+    tournament = setup.draft
+    Game.objects.create(tournament=tournament, round=2, white=setup.players[0], kind="bye_full")
+    html = client.get(reverse("manage_tournament", args=[tournament.pk])).content.decode()
+    assert 'id="empty-rounds"' not in html
+    response = client.post(reverse("manage_submit", args=[tournament.pk]), follow=True)
+    assert "has no games" not in response.content.decode()

@@ -111,3 +111,18 @@ def test_decision_twice_is_refused(client, setup):  # noqa: F811
     response = client.post(url, {"decision": "approve"}, follow=True)
     assert "that step is not possible now" in response.content.decode()
     assert client.post(url, {"decision": "maybe"}).status_code == 302
+
+
+def test_review_warns_about_an_empty_round(client, setup):  # noqa: F811
+    t = setup.submitted
+    t.rounds = 4
+    t.save()
+    Game.objects.create(tournament=t, round=3, white=setup.players[0], kind="bye_full")
+    login(client, setup, "referee")
+    response = client.get(reverse("referee_review", args=[t.pk]))
+    texts = [w.text for w in response.context["warnings"]]
+    assert (
+        "Rounds 2, 4 have no games. Enter their boards (byes count) or lower the number of rounds."
+        in texts
+    )
+    assert "Rounds 2, 4 have no games" in response.content.decode()
