@@ -7,7 +7,7 @@ from typing import Any
 from django import forms
 from django.utils.translation import gettext_lazy as _
 
-from clubsite.models import GameKind, Member
+from clubsite.models import GameKind
 
 
 class CalculatorForm(forms.Form):
@@ -36,7 +36,16 @@ class CalculatorForm(forms.Form):
         return data
 
 
-class ContactForm(forms.ModelForm):
-    class Meta:
-        model = Member
-        fields = ["email", "phone"]
+class ContactForm(forms.Form):
+    """The account's e-mail (where a password reset goes) and, for a player, his phone."""
+
+    email = forms.EmailField(
+        label=_("e-mail"), required=False, max_length=254,
+        help_text=_("Password reset links are sent here."),
+    )  # fmt: skip
+    phone = forms.CharField(label=_("phone"), required=False, max_length=40)
+
+    def __init__(self, *args: Any, with_phone: bool = True, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        if not with_phone:
+            del self.fields["phone"]

@@ -15,21 +15,26 @@ from django.utils.translation import gettext as _
 
 from clubsite import selectors
 from clubsite.forms import ContactForm
-from clubsite.services import member_update_contact
+from clubsite.services import account_update_contact
 
 
 @login_required
 def my_profile(request: HttpRequest) -> HttpResponse:
+    """The account's e-mail (where password resets go) and, for a linked player, his phone.
+    The player's e-mail is kept equal to the account's."""
     member = selectors.member_for_user(request.user)
-    if member is None:
-        return render(request, "clubsite/my_profile.html", {"member": None})
-    form = ContactForm(request.POST or None, instance=member)
+    initial = {
+        "email": request.user.email or (member.email if member else ""),
+        "phone": member.phone if member else "",
+    }
+    form = ContactForm(request.POST or None, initial=initial, with_phone=member is not None)
     if request.method == "POST" and form.is_valid():
         try:
-            member_update_contact(
+            account_update_contact(
+                user=request.user,
                 member=member,
                 email=form.cleaned_data["email"],
-                phone=form.cleaned_data["phone"],
+                phone=form.cleaned_data.get("phone"),
             )
         except ValidationError as error:
             form.add_error(None, error)

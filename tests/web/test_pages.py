@@ -172,9 +172,40 @@ def test_my_profile_requires_login_and_edits_only_contacts(client, world):
     assert member.family_name != "Hacker"
 
 
+def test_my_profile_email_is_the_accounts_so_reset_mail_goes_there(client, world, mailoutbox):
+    user = UserFactory(email="old@example.org")
+    member = world.players[0]
+    member.user, member.email = user, "club-records@example.org"
+    member.save()
+    client.force_login(user)
+    form = client.get(reverse("my_profile")).context["form"]
+    assert form.initial["email"] == "old@example.org"  # the account's, not the member's
+    client.post(reverse("my_profile"), {"email": "new@example.org", "phone": ""})
+    user.refresh_from_db()
+    member.refresh_from_db()
+    assert user.email == member.email == "new@example.org"
+    client.logout()
+    client.post(reverse("password_reset"), {"email": "new@example.org"})
+    assert [m.to for m in mailoutbox] == [["new@example.org"]]
+
+
+def test_my_profile_refuses_another_accounts_email(client, world):
+    UserFactory(email="taken@example.org")
+    user = UserFactory(email="mine@example.org")
+    client.force_login(user)
+    response = client.post(reverse("my_profile"), {"email": "TAKEN@example.org"})
+    assert "Another account uses this e-mail" in response.content.decode()
+    user.refresh_from_db()
+    assert user.email == "mine@example.org"
+
+
 def test_my_profile_without_member(client, db):
-    client.force_login(UserFactory())
+    user = UserFactory()
+    client.force_login(user)
     assert "not linked" in client.get(reverse("my_profile")).content.decode()
+    client.post(reverse("my_profile"), {"email": "solo@example.org"})
+    user.refresh_from_db()
+    assert user.email == "solo@example.org"
 
 
 def test_auth_pages_render(client, db):
