@@ -3,7 +3,7 @@
     create_rating_list demo --system S
     import_tournament ex.json --list demo --format json
     approve_tournament ID --wait
-    export_ratings demo --format json    →  each player's `after`
+    export_ratings demo --format json --all  →  each player's `after`
 
 A player whose example `rating` (or `history`, `best_grade`) is given must start
 the tournament with it. No public command seeds a starting rating, so:
@@ -75,7 +75,7 @@ def _import(path: Path, tmp_path: Path) -> tuple[dict, dict, int]:
 
 def _approve_and_export(tournament_id: int) -> dict[str, dict]:
     _call("approve_tournament", str(tournament_id), "--wait")
-    document = json.loads(_call("export_ratings", "demo", "--format", "json"))
+    document = json.loads(_call("export_ratings", "demo", "--format", "json", "--all"))
     return {p["player"]: p for p in document["players"]}
 
 

@@ -2,8 +2,11 @@ import csv
 import json
 
 from django.core.management.base import BaseCommand, CommandError
+from django.db.models import F
+from django.utils import timezone
 
 from ratings.models import RatingEntry, RatingList
+from ratings.selectors import active_q
 
 COLUMNS = ["player", "name", "rating", "provisional", "grade", "tournaments", "last_played"]
 
@@ -14,21 +17,32 @@ def player_key(member) -> str:
 
 
 class Command(BaseCommand):
-    help = "Write a rating list as JSON or CSV to standard output."
+    help = (
+        "Write a rating list as JSON or CSV to standard output: the live list as the public "
+        "page shows it (players out for inactivity left out), or everyone with --all."
+    )
 
     def add_arguments(self, parser):
         parser.add_argument("slug")
         parser.add_argument("--format", choices=["json", "csv"], default="json")
+        parser.add_argument(
+            "--all",
+            action="store_true",
+            dest="everyone",
+            help="include the players out of the live list for inactivity (EGF)",
+        )
 
-    def handle(self, *args, slug, format, **options):
+    def handle(self, *args, slug, format, everyone=False, **options):
         try:
             rating_list = RatingList.objects.get(slug=slug)
         except RatingList.DoesNotExist as error:
             raise CommandError(f"no rating list {slug!r}") from error
-        entries = (
-            RatingEntry.objects.filter(rating_list=rating_list)
-            .select_related("member")
-            .order_by("-rating", "member__family_name", "member_id")
+        entries = RatingEntry.objects.filter(rating_list=rating_list).select_related("member")
+        if not everyone:
+            entries = entries.filter(active_q(timezone.localdate()))
+        # Unrated players (an ORR newcomer who has not scored yet) come last on every database.
+        entries = entries.order_by(
+            F("rating").desc(nulls_last=True), "member__family_name", "member_id"
         )
         players = [
             {
