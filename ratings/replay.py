@@ -18,9 +18,9 @@ from django.db.models import Count, Max, Sum
 
 from clubsite.models import Member
 from ratings import rules
-from ratings.models import ListTournament, RatingHistory, RatingList
+from ratings.models import ListTournament, PublishedEntry, RatingHistory, RatingList
 from ratings.systems.grades import ALL_GRADES, Grade
-from ratings.systems.model import Event, EventInput, EventOutput, Game, Player
+from ratings.systems.model import BadInput, Event, EventInput, EventOutput, Game, Player
 from ratings.systems.registry import SYSTEMS
 from tournaments.models import Game as GameRow
 from tournaments.models import Participant, Tournament
@@ -230,7 +230,9 @@ def replay(
         ):
             members[m_id] = (birth, fide, _rank(grade))
 
+    publications = _publications(rating_list)
     for tournament in tournaments:
+        _apply_publications(states, publications, before=tournament.end_date)
         verdict = rules.event_verdict(system_code, tournament)
         games = games_by_tournament.get(tournament.pk, [])
         if not verdict.rated:
@@ -248,9 +250,13 @@ def replay(
             professed,
             members,
             participant_counts[tournament.pk],
+            klass=verdict.klass or tournament.tournament_class,
         )
         started = time.perf_counter()
-        output = system.rate(event_input)
+        try:
+            output = system.rate(event_input)
+        except BadInput as error:
+            raise _in_context(error, tournament, event_input) from error
         outcome.engine_seconds += time.perf_counter() - started
         _apply(
             outcome,
@@ -266,7 +272,55 @@ def replay(
         outcome.tournaments += 1
         outcome.games += len(games)
         outcome.rated_ids.append(tournament.pk)
+    _apply_publications(states, publications, before=None)
     return outcome
+
+
+def _publications(rating_list: RatingList) -> list[tuple[dt.date, dict[int, int]]]:
+    """Grades the list has published (UFGO gives 4-7 dan only there, 2.5), oldest first.
+
+    A published snapshot is a fact: a replay hands its grades on to every player whose
+    last tournament came before it."""
+    if not rules.has_floating_grades(rating_list.system):
+        return []
+    grades: dict[dt.date, dict[int, int]] = defaultdict(dict)
+    rows = PublishedEntry.objects.filter(
+        snapshot__rating_list=rating_list, grade__isnull=False
+    ).values_list("snapshot__date", "member_id", "grade")
+    for date, member_id, grade in rows:
+        rank = _rank(grade)
+        if rank is not None:
+            grades[date][member_id] = rank
+    return sorted(grades.items())
+
+
+def _apply_publications(
+    states: dict[int, MemberState],
+    publications: list[tuple[dt.date, dict[int, int]]],
+    *,
+    before: dt.date | None,
+) -> None:
+    """Hand on the grades of every publication dated before `before` (all if None) to the
+    players it found between tournaments: those whose last tournament is not after it."""
+    while publications and (before is None or publications[0][0] < before):
+        date, grades = publications.pop(0)
+        for member_id, rank in grades.items():
+            state = states.get(member_id)
+            if state is not None and (state.last_played is None or state.last_played <= date):
+                state.grade = rank
+
+
+def _in_context(error: BadInput, tournament: Tournament, event: EventInput) -> BadInput:
+    """The engine names fields of its input; say which tournament and which member."""
+    where = f"{tournament.name} (tournament #{tournament.pk})"
+    head = error.field.split(".")[0]
+    if head.startswith("players[") and head.endswith("]"):
+        index = int(head[len("players[") : -1])
+        if 0 <= index < len(event.players):
+            member_id = int(event.players[index].id)
+            member = Member.objects.filter(pk=member_id).first()
+            where += f", {member.full_name if member else 'member'} (member #{member_id})"
+    return BadInput(error.field, f"{where}: {error.message}")
 
 
 def _event_input(
@@ -277,6 +331,8 @@ def _event_input(
     professed: dict[tuple[int, int], tuple[int | None, int | None]],
     members: dict[int, tuple[dt.date | None, int | None, int | None]],
     participants: int,
+    *,
+    klass: str,
 ) -> EventInput:
     system_code = rating_list.system
     go = system_code in rules.GO_SYSTEMS
@@ -321,7 +377,7 @@ def _event_input(
         event=Event(
             id=str(tournament.pk),
             date=tournament.end_date,
-            klass=tournament.tournament_class,  # type: ignore[arg-type]
+            klass=klass,  # type: ignore[arg-type]
             board=tournament.board_size,  # type: ignore[arg-type]
             official=tournament.official,
             participants=max(participants, len(player_ids)),

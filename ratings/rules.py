@@ -11,8 +11,13 @@ from dataclasses import dataclass
 from ratings.systems import ufgo_grades
 from ratings.systems.grades import Grade
 from tournaments.models import Tournament
+from tournaments.timecontrol import suggest_egf_class
 
 GO_SYSTEMS = frozenset({"egf", "ufgo", "rivne"})
+
+
+EGF_FIRST_COUNTED_DAY = dt.date(1996, 1, 1)  # egf.md §8: events counted from 1996 on
+CLASS_STRENGTH = {"A": 3, "B": 2, "C": 1}
 
 
 @dataclass(frozen=True)
@@ -20,14 +25,31 @@ class EventVerdict:
     rated: bool
     keep_rating_above: float | None = None  # players above this keep their rating (UFGO 1.7)
     reason: str = ""
+    klass: str | None = None  # the EGF class the list rates it at (None: as entered)
 
 
 def event_verdict(system: str, tournament: Tournament) -> EventVerdict:
-    """Whether a list rates this tournament at all (UFGO 1.7: time control)."""
+    """Whether a list rates this tournament, and how (UFGO 1.7, EGF §8)."""
     if system == "ufgo":
         verdict = ufgo_grades.event_eligibility(tournament.basic_time_minutes)
         return EventVerdict(verdict.rated, verdict.keep_ik_above, verdict.reason)
+    if system == "egf":
+        return _egf_verdict(tournament)
     return EventVerdict(True)
+
+
+def _egf_verdict(tournament: Tournament) -> EventVerdict:
+    """egf.md §8: events before 1996 and games under 30 minutes are not rated, and a
+    tournament is rated at no stronger a class than its time control allows (the
+    referee may demote it, never promote it past that)."""
+    if tournament.end_date < EGF_FIRST_COUNTED_DAY:
+        return EventVerdict(False, reason="the EGF counts events from 1 January 1996 on (§8)")
+    allowed = suggest_egf_class(tournament)
+    if allowed.klass is None:
+        return EventVerdict(False, reason=allowed.reason)
+    entered = tournament.tournament_class
+    klass = min(entered, allowed.klass, key=CLASS_STRENGTH.__getitem__)
+    return EventVerdict(True, klass=klass)
 
 
 def add_months(day: dt.date, months: int) -> dt.date:

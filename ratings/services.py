@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from django.db import connection, transaction
-from django.db.models import F, Q
+from django.db.models import F
 from django.db.models.functions import Coalesce, Least
 from django.utils import timezone
 
@@ -394,22 +394,12 @@ def rating_list_publish(*, rating_list: RatingList, date: dt.date, by: Any = Non
 def _carry_published_grades(
     rating_list: RatingList, entries: list[PublishedEntry], date: dt.date
 ) -> None:
-    """UFGO grades given at publication hold from then on: the live entry takes them,
-    and so does the last history row before the date (later events start from it)."""
+    """UFGO grades given at publication hold from then on: the live entries of players
+    with no tournament after the date take them now; replays hand them on (replay.py)."""
     for entry in entries:
-        RatingEntry.objects.filter(rating_list=rating_list, member_id=entry.member_id).filter(
-            Q(last_played__lte=date)
+        RatingEntry.objects.filter(
+            rating_list=rating_list, member_id=entry.member_id, last_played__lte=date
         ).update(grade=entry.grade)
-        last = (
-            RatingHistory.objects.filter(
-                rating_list=rating_list, member_id=entry.member_id, date__lte=date
-            )
-            .order_by("-sequence")
-            .first()
-        )
-        if last is not None and last.list_grade != entry.grade:
-            last.list_grade = entry.grade
-            last.save(update_fields=["list_grade"])
 
 
 def _grade_or_none(rank: int | None) -> Grade | None:

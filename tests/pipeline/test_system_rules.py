@@ -318,3 +318,161 @@ def test_rivne_carries_its_history_between_events(approve):
     assert rows[0].history is not None
     entry = RatingEntry.objects.get(rating_list=rating_list, member=low)
     assert entry.history == rows[-1].history
+
+
+def test_egf_does_not_rate_events_before_1996_or_games_under_30_minutes(approve):
+    rating_list = RatingListFactory(system="egf")
+    a, b = MemberFactory(grade="3k"), MemberFactory(grade="3k")
+    old = TournamentFactory(start_date=dt.date(1995, 6, 1), end_date=dt.date(1995, 6, 2))
+    blitz = TournamentFactory(basic_time_minutes=10, overtime_kind="sudden_death")
+    for tournament in (old, blitz):
+        _entrants(tournament, a, b)
+        _pair(tournament, a, b)
+        approve(tournament, rating_list)
+    reasons = dict(
+        ListTournament.objects.filter(rating_list=rating_list).values_list(
+            "tournament_id", "not_rated_reason"
+        )
+    )
+    assert "1996" in reasons[old.pk]
+    assert "below class C" in reasons[blitz.pk]
+    assert not RatingHistory.objects.filter(rating_list=rating_list).exists()
+
+
+def test_egf_rates_no_stronger_class_than_the_time_control_allows(approve):
+    rating_list = RatingListFactory(system="egf")
+    a, b = MemberFactory(grade="3k"), MemberFactory(grade="3k")
+    # 30 min + 30 s byoyomi: adjusted 52.5 min, basic 30 → class C at best, entered as A.
+    tournament = TournamentFactory(basic_time_minutes=30, tournament_class="A")
+    _entrants(tournament, a, b)
+    _pair(tournament, a, b)
+    approve(tournament, rating_list)
+    row = RatingHistory.objects.get(rating_list=rating_list, member=a)
+    full_weight = rate_json(
+        {
+            "system": "egf",
+            "event": {"id": "x", "date": "2024-05-01", "class": "A"},
+            "players": [
+                {"id": "a", "rating": None, "grade": "3k"},
+                {"id": "b", "rating": None, "grade": "3k"},
+            ],
+            "games": [{"round": 1, "white": "a", "black": "b", "result": "white"}],
+        }
+    )["players"][0]["change"]
+    assert row.change == pytest.approx(full_weight * 0.5)  # class C weight
+
+
+def test_ufgo_k3_only_for_official_tournaments(approve):
+    changes = {}
+    for official in (True, False):
+        rating_list = RatingListFactory(system="ufgo")
+        a, b = MemberFactory(grade="10k"), MemberFactory(grade="10k")
+        tournament = TournamentFactory(official=official)
+        _entrants(tournament, a, b)
+        _pair(tournament, a, b)
+        approve(tournament, rating_list)
+        changes[official] = RatingHistory.objects.get(rating_list=rating_list, member=a).change
+    assert changes[True] > changes[False] > 0
+
+
+def test_forfeits_and_byes_are_not_sent_to_the_engine(approve):
+    rating_list = RatingListFactory(system="egf")
+    a, b, c = MemberFactory(grade="3k"), MemberFactory(grade="3k"), MemberFactory(grade="3k")
+    tournament = TournamentFactory()
+    _entrants(tournament, a, b, c)
+    round_replace(
+        tournament=tournament,
+        round_number=1,
+        by=None,
+        pairings=[
+            Pairing(white=a, black=b, result="white"),
+            Pairing(white=c, black=None, kind="bye_full"),
+        ],
+    )
+    round_replace(
+        tournament=tournament,
+        round_number=2,
+        by=None,
+        pairings=[
+            Pairing(white=c, black=a, result="white", kind="forfeit"),
+        ],
+    )
+    approve(tournament, rating_list)
+    row = RatingHistory.objects.get(rating_list=rating_list, member=a)
+    assert [(g["round"], g["opponent"]) for g in row.breakdown] == [(1, b.pk)]
+    assert not RatingHistory.objects.filter(rating_list=rating_list, member=c).exists()
+
+
+def test_tournaments_on_one_date_are_rated_in_id_order(approve):
+    rating_list = RatingListFactory(system="egf")
+    a, b = MemberFactory(grade="3k"), MemberFactory(grade="3k")
+    day = dt.date(2024, 4, 4)
+    first, second = (TournamentFactory(start_date=day, end_date=day) for _ in range(2))
+    for tournament, result in ((first, "white"), (second, "black")):
+        _entrants(tournament, a, b)
+        _pair(tournament, a, b, result=result)
+    for tournament in (second, first):  # approved newest id first
+        approve(tournament, rating_list)
+    rows = list(
+        RatingHistory.objects.filter(rating_list=rating_list, member=a)
+        .order_by("sequence")
+        .values_list("tournament_id", "rating_in")
+    )
+    assert [t for t, _ in rows] == [first.pk, second.pk]
+    assert rows[0][1] is None and rows[1][1] is not None
+
+
+def test_a_failed_recompute_names_the_tournament_and_the_member(approve):
+    rating_list = RatingListFactory(system="egf")
+    a = MemberFactory(grade=None, family_name="Gradeless", given_name="Oksana")
+    b = MemberFactory(grade="3k")
+    tournament = TournamentFactory(name="Kyiv Spring")
+    _entrants(tournament, a, b, grades=[None, "3k"])
+    _pair(tournament, a, b)
+    approve(tournament, rating_list)
+    rating_list.refresh_from_db()
+    assert rating_list.state == "failed"
+    assert "Kyiv Spring" in rating_list.last_error
+    assert "Oksana Gradeless" in rating_list.last_error
+    assert "grade" in rating_list.last_error
+
+
+def test_published_ufgo_grades_survive_a_later_recompute(approve):
+    from ratings.services import rating_list_recompute
+
+    rating_list = RatingListFactory(system="ufgo")
+    strong, other = MemberFactory(grade="5d"), MemberFactory(grade="5d")
+    tournament = TournamentFactory(end_date=dt.date(2024, 3, 20), start_date=dt.date(2024, 3, 20))
+    _entrants(tournament, strong, other)
+    _pair(tournament, strong, other)
+    approve(tournament, rating_list)
+    rating_list_publish(rating_list=rating_list, date=dt.date(2024, 4, 1))
+    # A later event, then a full recompute: the 5 dan given at publication is handed on.
+    later = TournamentFactory(end_date=dt.date(2024, 5, 5), start_date=dt.date(2024, 5, 5))
+    _entrants(later, strong, other)
+    _pair(later, strong, other)
+    approve(later, rating_list)
+    rating_list_recompute(rating_list_id=rating_list.pk, trigger="t", from_date=dt.date(2000, 1, 1))
+    assert RatingEntry.objects.get(rating_list=rating_list, member=strong).grade == Grade("d", 5)
+    row = RatingHistory.objects.get(rating_list=rating_list, member=strong, tournament=later)
+    assert row.list_grade == Grade("d", 5)
+    # And a recompute that starts after the publication reads it from the stored history.
+    rating_list_recompute(rating_list_id=rating_list.pk, trigger="t", from_date=dt.date(2024, 5, 1))
+    assert RatingEntry.objects.get(rating_list=rating_list, member=strong).grade == Grade("d", 5)
+
+
+def test_ufgo_publication_lowers_a_dan_but_never_past_sixty(approve):
+    """2.6 and 2.7 at publication, from the member's birth date (ufgo.md B9)."""
+    rating_list = RatingListFactory(system="ufgo")
+    senior = MemberFactory(grade="4d", birth_date=dt.date(1950, 1, 1))
+    junior = MemberFactory(grade="4d", birth_date=dt.date(1990, 1, 1))
+    tournament = TournamentFactory(end_date=dt.date(2024, 3, 20), start_date=dt.date(2024, 3, 20))
+    _entrants(tournament, senior, junior)
+    _pair(tournament, senior, junior)
+    approve(tournament, rating_list)
+    # Both hold a permanent 4 dan with an IK far below its norm (2400 - 151).
+    RatingHistory.objects.filter(rating_list=rating_list).update(after=2100.0, list_grade=4)
+    snapshot = rating_list_publish(rating_list=rating_list, date=dt.date(2024, 4, 1))
+    grades = dict(snapshot.entries.values_list("member_id", "grade"))
+    assert grades[senior.pk] == Grade("d", 4)  # older than 60: never lowered
+    assert grades[junior.pk] == Grade("d", 2)  # 4 dan falls back to a floating 2 dan
