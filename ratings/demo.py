@@ -16,7 +16,8 @@ from django.db import transaction
 
 from clubsite.fields import parse_grade
 from clubsite.models import Club, Member
-from ratings.models import ListTournament, RatingList
+from ratings.models import ListTournament, PublishedList, RatingList
+from ratings.services import rating_list_publish
 from tournaments.models import Game, Participant, Tournament
 from tournaments.services import Pairing, round_replace, tournament_approve, tournament_submit
 
@@ -519,4 +520,30 @@ def demo_load() -> list[str]:
             tournament = _tournament(rng, spec, clubs, groups, lists, admins, referee)
         if tournament is not None:
             created.append(f"tournament {tournament.name} ({tournament.get_status_display()})")
+    created += _publish_quarters(lists)
     return created
+
+
+def _quarter_starts(today: dt.date, count: int) -> list[dt.date]:
+    """The last `count` quarter starts (1 January, April, July, October), oldest first."""
+    month = 3 * ((today.month - 1) // 3) + 1
+    day = dt.date(today.year, month, 1)
+    starts = []
+    for _ in range(count):
+        starts.append(day)
+        month, year = day.month - 3, day.year
+        if month < 1:
+            month, year = month + 12, year - 1
+        day = dt.date(year, month, 1)
+    return starts[::-1]
+
+
+def _publish_quarters(lists: dict[str, RatingList]) -> list[str]:
+    """UFGO publishes quarterly; the demo shows the last two quarters of UFGO and EGF."""
+    made = []
+    for slug in ("ufgo", "egf-gor"):
+        for day in _quarter_starts(dt.date.today(), 2):
+            if not PublishedList.objects.filter(rating_list=lists[slug], date=day).exists():
+                rating_list_publish(rating_list=lists[slug], date=day)
+                made.append(f"snapshot of {lists[slug].name} on {day}")
+    return made
