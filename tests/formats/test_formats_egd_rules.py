@@ -197,6 +197,17 @@ def test_error_handicaps_differ() -> None:
     assert_one_error(info, HEADER_LINES + 1, "give different handicaps")
 
 
+def test_error_handicap_given_on_one_side_only_disagrees_with_the_rule() -> None:
+    # Under the default even-game rule the bare `1-` means no handicap, against `/w3`.
+    info = broken("1 A B 1d UA x 2+/w3", "2 C D 3k UA x 1-")
+    assert_one_error(info, HEADER_LINES + 1, "give different handicaps")
+
+
+def test_handicap_given_on_one_side_only_that_matches_the_rule_is_fine() -> None:
+    parsed = egd.parse(table("1 A B 1d UA x 2+/w0", "2 C D 3k UA x 1-"))
+    assert [(g.white, g.black, g.handicap) for g in parsed.games] == [("1", "2", 0)]
+
+
 def test_error_opponent_place_does_not_exist() -> None:
     info = broken("1 A B 1d UA x 9+/w", "2 C D 1d UA x 0-")
     assert_one_error(info, HEADER_LINES + 1, "no player with place number 9")

@@ -460,11 +460,12 @@ def _pair_one(
     if result is None:
         log.error(row.line, f"{both} do not agree on who won.")
         return None
-    if (
-        entry.handicap is not None
-        and answer.handicap is not None
-        and entry.handicap != answer.handicap
-    ):
+    # An entry without a number means the handicap rule's value (formats.md §1), so a
+    # number on one side only must agree with what the rule gives for the other.
+    implied = _rule_handicap(row.grade, other.grade, rule)
+    mine = entry.handicap if entry.handicap is not None else implied
+    theirs = answer.handicap if answer.handicap is not None else implied
+    if mine != theirs:
         log.error(row.line, f"{both} give different handicaps.")
         return None
     game = _build_game(row, other, entry, answer, result, round_number, rule)
