@@ -11,6 +11,7 @@ import base64
 import secrets
 from typing import Any
 
+from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied, ValidationError
@@ -114,7 +115,9 @@ def manage_import(request: HttpRequest) -> HttpResponse:
         data = upload.read()
         fmt = form.cleaned_data["fmt"] or guess_format(upload.name)
         try:
-            results = parse_results(data, fmt, upload.name)
+            results = parse_results(
+                data, fmt, upload.name, max_bytes=settings.RESULTS_UPLOAD_MAX_BYTES
+            )
         except FormatError as error:
             problems = error.problems
         else:
@@ -154,7 +157,13 @@ def manage_import_confirm(request: HttpRequest) -> HttpResponse:
     if organiser is None:
         raise PermissionDenied(_("You do not administer this club."))
     rating_list = RatingList.objects.filter(pk=meta.get("rating_list")).first()
-    results = parse_results(data, meta["fmt"], meta["filename"])
+    try:
+        results = parse_results(
+            data, meta["fmt"], meta["filename"], max_bytes=settings.RESULTS_UPLOAD_MAX_BYTES
+        )
+    except FormatError:  # the site's limit went down since the upload
+        messages.error(request, _("That upload can no longer be read; please upload it again."))
+        return redirect("manage_import")
     preview = ratings_importing.results_preview(
         results=results, rating_list=rating_list, organiser=organiser, fmt=meta["fmt"]
     )

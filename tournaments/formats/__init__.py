@@ -1,7 +1,7 @@
 """Results files in and out: EGD tables, FIDE TRF16/TRF26, CSV games, the engine's JSON.
 
-Pure Python, no Django. `parse(data, fmt, filename)` is the entry point for
-uploads: it refuses oversized files before decoding, decodes the bytes,
+Pure Python, no Django. `parse(data, fmt, filename, max_bytes=...)` is the entry point
+for uploads: it refuses oversized files before decoding, decodes the bytes,
 and hands the text to the format's module. Every module parses into the
 neutral `ResultsFile` (see `model.py`) and writes one back.
 """
@@ -51,6 +51,7 @@ __all__ = [
     "ResultsFile",
     "guess_format",
     "parse",
+    "size_text",
     "write",
 ]
 
@@ -74,12 +75,34 @@ def guess_format(filename: str) -> str | None:
     return None
 
 
-def parse(data: bytes, fmt: str | None = None, filename: str | None = None) -> ResultsFile:
-    """Parse an upload. Raises `FormatError` (only) for anything wrong with it."""
-    if len(data) > MAX_UPLOAD_BYTES:
-        limit = MAX_UPLOAD_BYTES // (1024 * 1024)
+def size_text(size: int) -> str:
+    """A byte count as people read it: "2 MB", "500 kB", "1000 bytes"."""
+    if size >= 1024 * 1024 and size % (1024 * 1024) == 0:
+        return f"{size // (1024 * 1024)} MB"
+    if size >= 1024:
+        return f"{size // 1024} kB"
+    return f"{size} bytes"
+
+
+def parse(
+    data: bytes,
+    fmt: str | None = None,
+    filename: str | None = None,
+    *,
+    max_bytes: int = MAX_UPLOAD_BYTES,
+) -> ResultsFile:
+    """Parse an upload. Raises `FormatError` (only) for anything wrong with it.
+
+    A file over `max_bytes` (the site passes its RESULTS_UPLOAD_MAX_BYTES) is refused
+    before it is decoded.
+    """
+    if len(data) > max_bytes:
         raise FormatError(
-            [Problem(None, None, f"The file is larger than {limit} MB; it was not read.")]
+            [
+                Problem(
+                    None, None, f"The file is larger than {size_text(max_bytes)}; it was not read."
+                )
+            ]
         )
     code = fmt or (guess_format(filename) if filename else None)
     if code is None:

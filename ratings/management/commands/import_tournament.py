@@ -11,6 +11,7 @@ import sys
 from dataclasses import replace
 from pathlib import Path
 
+from django.conf import settings
 from django.core.exceptions import PermissionDenied, ValidationError
 from django.core.management.base import BaseCommand, CommandError
 from django.db import transaction
@@ -18,7 +19,7 @@ from django.db import transaction
 from clubsite.models import Club
 from ratings.importing import results_import, results_preview
 from ratings.models import RatingList
-from tournaments.formats import FORMATS, MAX_UPLOAD_BYTES, FormatError, guess_format, parse
+from tournaments.formats import FORMATS, FormatError, guess_format, parse, size_text
 from tournaments.importing import ImportPreview, problems_text
 from tournaments.models import Tournament
 
@@ -26,21 +27,20 @@ FORMAT_CHOICES = sorted({*FORMATS, "trf"})
 IMPORTED_CLUB = ("imported-results", "Imported results")
 
 
-def read_upload(path: str) -> bytes:
-    """The file's bytes; refuses an oversized file before reading it all."""
+def read_upload(path: str, max_bytes: int) -> bytes:
+    """The file's bytes; refuses a file over `max_bytes` before reading it all."""
+    too_large = f"The file is larger than {size_text(max_bytes)}; it was not read."
     if path == "-":
-        data = sys.stdin.buffer.read(MAX_UPLOAD_BYTES + 1)
+        data = sys.stdin.buffer.read(max_bytes + 1)
     else:
         file = Path(path)
         if not file.is_file():
             raise CommandError(f"no such file: {path}")
-        if file.stat().st_size > MAX_UPLOAD_BYTES:
-            limit = MAX_UPLOAD_BYTES // (1024 * 1024)
-            raise CommandError(f"The file is larger than {limit} MB; it was not read.")
+        if file.stat().st_size > max_bytes:
+            raise CommandError(too_large)
         data = file.read_bytes()
-    if len(data) > MAX_UPLOAD_BYTES:
-        limit = MAX_UPLOAD_BYTES // (1024 * 1024)
-        raise CommandError(f"The file is larger than {limit} MB; it was not read.")
+    if len(data) > max_bytes:
+        raise CommandError(too_large)
     return data
 
 
@@ -92,10 +92,11 @@ class Command(BaseCommand):
         fmt = fmt or (guess_format(file) if file != "-" else None)
         if fmt is None:
             raise CommandError("Please say which format the file is in (--format).")
-        data = read_upload(file)
+        max_bytes = settings.RESULTS_UPLOAD_MAX_BYTES
+        data = read_upload(file, max_bytes)
         name = Path(file).name if file != "-" else None
         try:
-            results = parse(data, fmt, name)
+            results = parse(data, fmt, name, max_bytes=max_bytes)
         except FormatError as error:
             raise CommandError(
                 "The file cannot be imported:\n" + "\n".join(problems_text(error.problems))
