@@ -22,7 +22,7 @@ from ratings.filters import RatingEntryFilter
 from ratings.formatting import format_change, format_expectation, format_rating
 from ratings.models import PublishedList, RatingList
 from ratings.pagination import CachedCountPaginator
-from ratings.systems.registry import SYSTEMS
+from ratings.system_titles import system_title
 from ratings.tables import RatingEntryTable, SnapshotTable, csv_header, csv_row
 
 PER_PAGE_CHOICES = (25, 50, 100, 200)
@@ -42,8 +42,7 @@ def _list_or_404(slug: str) -> RatingList:
 
 
 def _system_title(rating_list: RatingList) -> str:
-    system = SYSTEMS.get(rating_list.system)
-    return system.title if system else rating_list.system
+    return system_title(rating_list.system)
 
 
 def rating_lists(request: HttpRequest) -> HttpResponse:

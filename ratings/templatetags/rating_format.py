@@ -5,6 +5,7 @@ from __future__ import annotations
 from django import template
 
 from ratings import formatting
+from ratings import system_titles as titles
 
 register = template.Library()
 
@@ -48,3 +49,9 @@ def rating_states(links):  # noqa: ANN001, ANN201 - ListTournament links in, the
     from ratings.status import tournament_rating_states
 
     return tournament_rating_states(list(links))
+
+
+@register.filter
+def system_title(code: str) -> str:
+    """`{{ rating_list.system|system_title }}`: the system's title in the page's language."""
+    return titles.system_title(code)
