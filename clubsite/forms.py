@@ -7,14 +7,14 @@ from typing import Any
 from django import forms
 from django.utils.translation import gettext_lazy as _
 
-from clubsite.models import GameKind
+from clubsite.models import GameKind, Member
 
 
 class CalculatorForm(forms.Form):
     game = forms.ChoiceField(label=_("Game"), choices=GameKind.choices, initial=GameKind.GO)
     a = forms.IntegerField(
         label=_("Player A (white): player number"), required=False, min_value=1,
-        help_text=_("The number in the player's page address, /players/<number>/."),
+        help_text=_("The number in the player's page address: 42 in /players/42/."),
     )  # fmt: skip
     rating_a = forms.FloatField(
         label=_("or A's rating"), required=False, min_value=-10000, max_value=10000
@@ -28,9 +28,25 @@ class CalculatorForm(forms.Form):
         required=False,
     )  # fmt: skip
 
+    def _player(self, side: str) -> int | None:
+        number = self.cleaned_data.get(side)
+        if number is not None and not Member.objects.filter(pk=number).exists():
+            raise forms.ValidationError(
+                _("No player has the number %(n)d."), params={"n": number}, code="unknown"
+            )
+        return number
+
+    def clean_a(self) -> int | None:
+        return self._player("a")
+
+    def clean_b(self) -> int | None:
+        return self._player("b")
+
     def clean(self) -> dict[str, Any]:
         data = super().clean()
         for side in ("a", "b"):
+            if side in self.errors:
+                continue
             if data.get(side) is None and data.get(f"rating_{side}") is None:
                 self.add_error(f"rating_{side}", _("Give a player or a rating."))
         return data

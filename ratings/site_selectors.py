@@ -39,6 +39,11 @@ class CalculatorAnswer:
     results: list[Expectation]
     missing: list[str]  # systems skipped: a player has no rating there
 
+    @property
+    def shows_egf(self) -> bool:
+        """The epsilon footnote is about the EGF row only."""
+        return any(r.system == "egf" for r in self.results)
+
 
 def calculate(
     *, game: str, a: int | None, b: int | None, rating_a: float | None, rating_b: float | None,
@@ -53,7 +58,16 @@ def calculate(
         if ra is None or rb is None:
             missing.append(system)
             continue
-        results.append(expectation(system, ra, rb, handicap))
+        results.append(
+            expectation(
+                system,
+                ra,
+                rb,
+                handicap,
+                grade_a=player_a.grade if player_a else None,
+                grade_b=player_b.grade if player_b else None,
+            )  # fmt: skip
+        )
     return CalculatorAnswer(player_a, player_b, results, missing)
 
 
