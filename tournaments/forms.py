@@ -19,6 +19,15 @@ from clubsite.models import Club, Member
 from tournaments.formats import FORMATS, guess_format
 from tournaments.models import Game, Tournament
 
+# The formats' titles as the upload form shows them, translated (the parsers' own titles
+# in `tournaments.formats` are English data).
+FORMAT_TITLES = {
+    "egd": _("EGD tournament table (.h9, .txt)"),
+    "trf16": _("FIDE TRF16"),
+    "trf26": _("FIDE TRF26"),
+    "csv": _("CSV games"),
+    "json": _("JSON (engine contract)"),
+}
 DATE_INPUT = forms.DateInput(attrs={"type": "date"}, format="%Y-%m-%d")
 UPLOAD_EXTENSIONS = (".h9", ".txt", ".trf", ".trfx", ".csv", ".json")
 UPLOAD_EXTENSIONS_RE = r"^\.h\d$"
@@ -218,7 +227,7 @@ class ResultsUploadForm(forms.Form):
     def __init__(self, *args: Any, clubs: QuerySet[Club], **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         self.fields["fmt"].choices = [("", _("from the file name"))] + [
-            (code, spec.title) for code, spec in FORMATS.items()
+            (code, FORMAT_TITLES.get(code, spec.title)) for code, spec in FORMATS.items()
         ]
         self.fields["organiser"].queryset = clubs
         self.fields["organiser"].empty_label = None
