@@ -19,7 +19,7 @@ def status_badge(record: Any) -> str:
 
 
 class TournamentTable(tables.Table):
-    end_date = tables.DateColumn(verbose_name=_("Date"), short=True, order_by=("-end_date", "-id"))
+    end_date = tables.DateColumn(verbose_name=_("Date"), short=True, order_by=("end_date", "id"))
     name = tables.Column(verbose_name=_("Tournament"))
     city = tables.Column(verbose_name=_("City"))
     organiser = tables.Column(verbose_name=_("Organiser"), order_by=("organiser__name",))

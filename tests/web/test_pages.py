@@ -251,3 +251,28 @@ def test_profile_queries_do_not_grow_with_tournaments(client, db):
         return len(captured.captured_queries)
 
     assert queries_for(25) == queries_for(1)
+
+
+def test_tournament_list_newest_first_and_the_header_says_so(client, db):
+    import datetime as dt
+
+    for year in (2020, 2022, 2021):
+        day = dt.date(year, 5, 1)
+        TournamentFactory(name=f"Cup {year}", start_date=day, end_date=day, status="approved")
+    url = reverse("tournament_list")
+
+    def names(response):  # noqa: ANN001, ANN202
+        return [t.name for t in response.context["table"].data]
+
+    def header_class(response):  # noqa: ANN001, ANN202
+        column = response.context["table"].columns["end_date"]
+        return column.attrs["th"].get("class", "")
+
+    default = client.get(url)
+    assert names(default) == ["Cup 2022", "Cup 2021", "Cup 2020"]
+    assert "desc" in header_class(default)
+    ascending = client.get(url, {"sort": "end_date"})
+    assert names(ascending) == ["Cup 2020", "Cup 2021", "Cup 2022"]
+    assert "asc" in header_class(ascending) and "desc" not in header_class(ascending)
+    descending = client.get(url, {"sort": "-end_date"})
+    assert names(descending) == ["Cup 2022", "Cup 2021", "Cup 2020"]
