@@ -66,6 +66,21 @@ def results_preview(
     )
 
 
+def results_errors(
+    *,
+    results: ResultsFile,
+    rating_list: RatingList | None,
+    organiser: Club,
+    choices: Mapping[str, importing.Choice] | None = None,
+    fmt: str | None = None,
+) -> list[str]:
+    """Why `results_import` would refuse the file (empty: it would save it). Writes nothing."""
+    return importing.results_errors(
+        results=results, organiser=organiser, target=list_target(rating_list),
+        choices=choices, fmt=fmt,
+    )  # fmt: skip
+
+
 def results_import(
     *,
     results: ResultsFile,

@@ -450,6 +450,20 @@ def _resolve(
     return resolved, errors
 
 
+def results_errors(
+    *,
+    results: ResultsFile,
+    organiser: Club,
+    target: ListTarget | None = None,
+    choices: Mapping[str, Choice] | None = None,
+    fmt: str | None = None,
+) -> list[str]:
+    """Every reason `results_import` would refuse the file with these choices. Writes nothing."""
+    preview = results_preview(results=results, target=target, organiser=organiser, fmt=fmt)
+    _resolved, errors = _resolve(preview, choices)
+    return list(preview.errors) + errors
+
+
 def results_import(
     *,
     results: ResultsFile,
@@ -837,6 +851,7 @@ __all__ = [
     "ImportPreview",
     "PlayerMatch",
     "problems_text",
+    "results_errors",
     "results_import",
     "results_preview",
     "tournament_to_results",

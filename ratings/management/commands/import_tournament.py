@@ -17,7 +17,7 @@ from django.core.management.base import BaseCommand, CommandError
 from django.db import transaction
 
 from clubsite.models import Club
-from ratings.importing import results_import, results_preview
+from ratings.importing import results_errors, results_import, results_preview
 from ratings.models import RatingList
 from tournaments.formats import FORMATS, FormatError, guess_format, parse, size_text
 from tournaments.importing import ImportPreview, problems_text
@@ -105,7 +105,14 @@ class Command(BaseCommand):
             results = replace(results, details=replace(results.details, name=Path(name).stem))
         preview = results_preview(results=results, rating_list=rating_list, organiser=club, fmt=fmt)
         self._print(preview)
+        choices = parse_choices(choose)
         if dry_run:
+            # Refused exactly as the real run would be, with nothing written.
+            errors = results_errors(
+                results=results, rating_list=rating_list, organiser=club, choices=choices, fmt=fmt
+            )
+            if errors:
+                raise CommandError("Nothing was saved:\n" + "\n".join(errors))
             self.stdout.write("dry run: nothing saved")
             return
         status = Tournament.Status.DRAFT if draft else Tournament.Status.SUBMITTED
@@ -118,7 +125,7 @@ class Command(BaseCommand):
                     rating_list=rating_list,
                     organiser=club,
                     by=None,
-                    choices=parse_choices(choose),
+                    choices=choices,
                     status=status,
                     fmt=fmt,
                     source=name or "standard input",
