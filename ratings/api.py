@@ -13,7 +13,8 @@ from django.http import Http404, HttpRequest, JsonResponse
 from django.shortcuts import get_object_or_404
 from django.urls import reverse
 from django.utils import timezone
-from django.views.decorators.http import require_GET
+from django.views.decorators.csrf import csrf_exempt
+from django.views.decorators.http import require_safe
 
 from ratings import selectors
 from ratings.crosstable import crosstable_with_ratings
@@ -60,25 +61,36 @@ def _list_json(rating_list: RatingList, request: HttpRequest) -> dict[str, Any]:
     }
 
 
-@require_GET
+def _template(request: HttpRequest, name: str, placeholder: str) -> str:
+    """An absolute URL template such as `https://…/api/players/{id}/`, braces unescaped."""
+    sentinel = "0" if placeholder == "id" else "placeholder-slug"
+    url = request.build_absolute_uri(reverse(name, args=[sentinel]))
+    head, _sep, tail = url.rpartition(f"/{sentinel}/")
+    return f"{head}/{{{placeholder}}}/{tail}"
+
+
+@csrf_exempt
+@require_safe
 def api_index(request: HttpRequest) -> JsonResponse:
     return _json(
         {
             "rating_lists": request.build_absolute_uri(reverse("api_rating_lists")),
-            "rating_list": request.build_absolute_uri("/api/lists/{slug}/"),
-            "player": request.build_absolute_uri("/api/players/{id}/"),
-            "tournament": request.build_absolute_uri("/api/tournaments/{id}/"),
+            "rating_list": _template(request, "api_rating_list", "slug"),
+            "player": _template(request, "api_player", "id"),
+            "tournament": _template(request, "api_tournament", "id"),
         }
     )
 
 
-@require_GET
+@csrf_exempt
+@require_safe
 def api_rating_lists(request: HttpRequest) -> JsonResponse:
     lists = selectors.rating_list_all()
     return _json({"lists": [dict(_list_json(rl, request), players=rl.players) for rl in lists]})
 
 
-@require_GET
+@csrf_exempt
+@require_safe
 def api_rating_list(request: HttpRequest, slug: str) -> JsonResponse:
     """Entries by rating: `?active=all` for everyone, `offset`, `limit` (≤ 10000)."""
     rating_list = get_object_or_404(RatingList, slug=slug)
@@ -126,7 +138,8 @@ def _shown(value: float | None, system: str) -> float | None:
     return None if number is None else float(number)
 
 
-@require_GET
+@csrf_exempt
+@require_safe
 def api_player(request: HttpRequest, pk: int) -> JsonResponse:
     try:
         member = selectors.player_get(pk)
@@ -181,7 +194,8 @@ def api_player(request: HttpRequest, pk: int) -> JsonResponse:
     )
 
 
-@require_GET
+@csrf_exempt
+@require_safe
 def api_tournament(request: HttpRequest, pk: int) -> JsonResponse:
     try:
         tournament = tournament_selectors.tournament_get(pk)

@@ -51,3 +51,28 @@ def test_draft_tournament_is_404(client, db):
 
 def test_api_is_read_only(client, world):
     assert client.post(reverse("api_rating_lists")).status_code == 405
+
+
+@pytest.mark.parametrize("method", ["post", "put", "patch", "delete", "options"])
+def test_other_methods_answer_405_even_without_a_csrf_token(world, method):
+    from django.test import Client
+
+    client = Client(enforce_csrf_checks=True)
+    urls = [
+        reverse("api_index"),
+        reverse("api_rating_lists"),
+        reverse("api_rating_list", args=["ukraine-go"]),
+        reverse("api_player", args=[world.players[0].pk]),
+    ]
+    for url in urls:
+        response = getattr(client, method)(url)
+        assert response.status_code == 405, (method, url)
+        assert set(response["Allow"].replace(" ", "").split(",")) == {"GET", "HEAD"}
+    assert client.head(reverse("api_rating_lists")).status_code == 200
+
+
+def test_index_shows_readable_url_templates(client, world):
+    data = client.get(reverse("api_index")).json()
+    assert data["rating_list"] == "http://testserver/api/lists/{slug}/"
+    assert data["player"] == "http://testserver/api/players/{id}/"
+    assert data["tournament"] == "http://testserver/api/tournaments/{id}/"
