@@ -7,6 +7,7 @@ from dataclasses import dataclass
 from django.contrib.auth.models import AbstractBaseUser
 from django.db.models import Count, QuerySet
 from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 
 from ratings.models import ListTournament, RatingEntry, RatingList
 from tournaments.manage_selectors import empty_rounds_warning, time_control_advice
@@ -64,16 +65,24 @@ def review_warnings(tournament: Tournament) -> list[Warning]:
     unrated = [g for g in games if g.kind != Game.Kind.PLAYED]
     if unrated:
         forfeits = sum(1 for g in unrated if g.kind == Game.Kind.FORFEIT)
+        byes = len(unrated) - forfeits
+        parts = ", ".join(
+            [
+                ngettext("%(n)d forfeit", "%(n)d forfeits", forfeits) % {"n": forfeits},
+                ngettext("%(n)d bye", "%(n)d byes", byes) % {"n": byes},
+            ]
+        )
         warnings.append(
             Warning(
                 "info",
-                _("%(n)d of %(total)d games are not rated: %(f)d forfeits, %(b)d byes.")
-                % {
-                    "n": len(unrated), "total": len(games), "f": forfeits,
-                    "b": len(unrated) - forfeits,
-                },
+                ngettext(
+                    "%(n)d of %(total)d games is not rated: %(parts)s.",
+                    "%(n)d of %(total)d games are not rated: %(parts)s.",
+                    len(unrated),
+                )
+                % {"n": len(unrated), "total": len(games), "parts": parts},
             )
-        )  # fmt: skip
+        )
     links = list(ListTournament.objects.filter(tournament=tournament).select_related("rating_list"))
     systems = {link.rating_list.system for link in links}
     advice = time_control_advice(tournament)
@@ -95,7 +104,11 @@ def review_warnings(tournament: Tournament) -> list[Warning]:
             warnings.append(
                 Warning(
                     "info",
-                    _("%(n)d players are new to %(list)s:")
+                    ngettext(
+                        "%(n)d player is new to %(list)s:",
+                        "%(n)d players are new to %(list)s:",
+                        len(new),
+                    )
                     % {"n": len(new), "list": link.rating_list.name},
                     tuple(sorted(new)),
                 )

@@ -177,7 +177,7 @@ class BaseRoundFormSet(forms.BaseFormSet):
             if "kind" in failed:
                 continue
             if black is not None and black.pk == white.pk:
-                form.add_error("black", _("%(name)s cannot play himself.") % {"name": white})
+                form.add_error("black", _("%(name)s cannot play against themselves.") % {"name": white})
             for field, player in (("white", white), ("black", black)):
                 if player is None:
                     continue

@@ -170,7 +170,7 @@ def round_validate(pairings: Iterable[Pairing]) -> list[str]:
             players.append(pairing.black)
         if pairing.black is not None and pairing.white.pk == pairing.black.pk:
             errors.append(
-                _("Board %(n)d: %(name)s cannot play himself.")
+                _("Board %(n)d: %(name)s cannot play against themselves.")
                 % {"n": number, "name": pairing.white}
             )
         for player in players:

@@ -418,8 +418,8 @@ def _messages(pairings: list[Pairing]) -> list[str]:
 def test_round_validate_messages(scene: Scene) -> None:
     a, b, c, d = scene.players
     assert _messages([Pairing(a, b, "white"), Pairing(c, d, "draw")]) == []
-    # Self-play is said once: "cannot play himself", not also "already plays".
-    assert _messages([Pairing(a, a, "white")]) == [f"Board 1: {a} cannot play himself."]
+    # Self-play is said once: "cannot play against themselves", not also "already plays".
+    assert _messages([Pairing(a, a, "white")]) == [f"Board 1: {a} cannot play against themselves."]
     assert _messages([Pairing(a, b, "white"), Pairing(c, a, "black")]) == [
         f"Board 2: {a} already plays in this round."
     ]
@@ -450,7 +450,7 @@ def test_round_replace_invalid_pairings_change_nothing(scene: Scene) -> None:
             by=scene.users["club_admin"],
         )
     assert caught.value.messages == [
-        f"Board 2: {b} cannot play himself.",  # said once, not also "already plays"
+        f"Board 2: {b} cannot play against themselves.",  # said once, not also "already plays"
         f"Board 3: {a} already plays in this round.",
         "Board 3: choose a result.",
     ]

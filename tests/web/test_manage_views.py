@@ -140,7 +140,7 @@ def test_round_entry_validates_next_to_the_field(client, setup):  # noqa: F811
     ))  # fmt: skip
     assert response.status_code == 200
     forms = response.context["formset"].forms
-    assert "cannot play himself" in str(forms[0].errors["black"])
+    assert "cannot play against themselves" in str(forms[0].errors["black"])
     assert "Choose a result" in str(forms[1].errors["result"])
     assert "already plays on board 2" in str(forms[2].errors["white"])
     assert "already plays on board 2" in str(forms[3].errors["black"])

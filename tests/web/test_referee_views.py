@@ -43,7 +43,7 @@ def test_review_shows_impact_and_warnings(client, setup):  # noqa: F811
     assert set(changed) == {p.pk for p in setup.players}
     assert all(i.rating_from is None and i.rating_to is not None for i in changed.values())
     texts = " ".join(w.text for w in response.context["warnings"])
-    assert "1 of 3 games are not rated: 0 forfeits, 1 byes." in texts
+    assert "1 of 3 games is not rated: 0 forfeits, 1 bye." in texts
     assert "Class A is stronger than this time control allows" in texts
     assert "5 players are new to Ukraine EGF" in texts
     assert "Players without a game" in texts and "Idle" in html
@@ -126,3 +126,18 @@ def test_review_warns_about_an_empty_round(client, setup):  # noqa: F811
         in texts
     )
     assert "Rounds 2, 4 have no games" in response.content.decode()
+
+
+def test_warnings_count_in_good_english(client, setup):  # noqa: F811
+    t = setup.submitted
+    Game.objects.create(tournament=t, round=2, white=setup.players[0], black=setup.players[2],
+                        kind="forfeit", result="white")  # fmt: skip
+    Game.objects.create(tournament=t, round=2, white=setup.players[1], kind="bye_full")
+    Game.objects.create(tournament=t, round=2, white=setup.players[3], kind="bye_half")
+    RatingEntry.objects.bulk_create(
+        RatingEntry(rating_list=setup.rating_list, member=p, rating=1500) for p in setup.players[1:]
+    )
+    login(client, setup, "referee")
+    texts = [w.text for w in client.get(reverse("referee_review", args=[t.pk])).context["warnings"]]
+    assert "3 of 5 games are not rated: 1 forfeit, 2 byes." in texts
+    assert "1 player is new to Ukraine EGF:" in texts
