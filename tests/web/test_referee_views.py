@@ -29,7 +29,7 @@ def test_queue_lists_only_his_lists(client, setup):  # noqa: F811
 
 def test_review_shows_impact_and_warnings(client, setup):  # noqa: F811
     t = setup.submitted
-    t.basic_time_minutes, t.overtime_kind, t.tournament_class = 20, "sudden_death", "A"
+    t.basic_time_minutes, t.overtime_kind, t.tournament_class = 40, "sudden_death", "A"
     t.save()
     idle = MemberFactory(family_name="Idle")
     ParticipantFactory(tournament=t, member=idle)
