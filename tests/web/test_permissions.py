@@ -208,6 +208,23 @@ def test_sixth_bad_password_is_refused_even_when_right(db, settings):
     assert response.status_code == 302 and "_auth_user_id" in client.session
 
 
+def test_lockout_page_is_in_the_site_layout_and_translated(db, settings):
+    settings.AXES_ENABLED = True
+    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
+    UserFactory(username="victim")
+    client = Client(REMOTE_ADDR="10.1.2.4")
+    for _ in range(6):
+        response = client.post(LOGIN, {"username": "victim", "password": "wrong"})
+    assert response.status_code == 429
+    html = response.content.decode()
+    assert 'id="locked-out"' in html and "<nav" in html  # the site's layout
+    assert "failed 5 times in a row" in html and "Try again in 15 minutes." in html
+    assert reverse("password_reset") in html
+    client.cookies["django_language"] = "uk"
+    response = client.post(LOGIN, {"username": "victim", "password": "wrong"})
+    assert response.status_code == 429 and 'lang="uk"' in response.content.decode()
+
+
 def test_check_deploy_is_clean_with_production_settings():
     root = Path(__file__).resolve().parents[2]
     env = {
