@@ -76,6 +76,14 @@ def test_status_partial_of_a_draft_is_private(client, setup, role, expected):  #
     assert client.get(reverse("recompute_status", args=[setup.submitted.pk])).status_code == OK
 
 
+@pytest.mark.parametrize("status", ["draft", "submitted", "approved", "rejected"])
+def test_status_partial_is_visible_exactly_when_the_public_page_is(client, setup, status):  # noqa: F811
+    Tournament.objects.filter(pk=setup.draft.pk).update(status=status)
+    public = client.get(reverse("tournament_detail", args=[setup.draft.pk])).status_code
+    partial = client.get(reverse("recompute_status", args=[setup.draft.pk])).status_code
+    assert public == partial == (HIDDEN if status == "draft" else OK)
+
+
 def _posts(s: Setup) -> list[tuple[str, str, dict, set[str]]]:
     d, t = s.draft.pk, s.submitted.pk
     return [
