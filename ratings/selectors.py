@@ -10,6 +10,7 @@ from typing import Any
 from django.core.cache import cache
 from django.db.models import Count, F, Q, QuerySet, Window
 from django.db.models.functions import Rank
+from django.utils.translation import gettext
 
 from clubsite.models import Club, Member
 from ratings.formatting import rating_number
@@ -110,6 +111,16 @@ class GameLine:
 class HistoryLine:
     row: RatingHistory
     games: list[GameLine]
+
+    @property
+    def raised(self) -> bool:
+        """The engine started him higher than the rating he came in with (a reset, or an
+        anomaly restart), by at least what the page shows."""
+        row = self.row
+        if row.rating_in is None or row.before is None:
+            return False
+        system = row.rating_list.system
+        return rating_number(row.before, system) > rating_number(row.rating_in, system)
 
 
 @dataclass
@@ -222,7 +233,11 @@ def _game_lines(breakdown: Any, names: dict[int, str]) -> list[GameLine]:
 
 
 def _chart_data(sections: list[ListSection]) -> dict[str, Any]:
-    """One line per list: points (date, rating after) in date order; JSON-safe."""
+    """One line per list: points (date, rating after) in date order; JSON-safe.
+
+    When a tournament raised his start (a reset or an anomaly restart), the rating he came
+    in with and the raised start are points at that date too (`"k": "in"`, `"k": "start"`),
+    so the line jumps up there instead of sloping from the last tournament."""
     datasets = []
     for section in sections:
         system = section.rating_list.system
@@ -231,11 +246,20 @@ def _chart_data(sections: list[ListSection]) -> dict[str, Any]:
             row = line.row
             if not row.rated or row.after is None:
                 continue
+            day, name = row.date.isoformat(), row.tournament.name
+            if line.raised:
+                came_in = float(rating_number(row.rating_in, system))
+                start = float(rating_number(row.before, system))
+                points.append({"x": day, "y": came_in, "t": name, "k": "in"})
+                points.append({"x": day, "y": start, "t": name, "k": "start"})
             shown = rating_number(row.after, system)
-            points.append({"x": row.date.isoformat(), "y": float(shown), "t": row.tournament.name})
+            points.append({"x": day, "y": float(shown), "t": name})
         if points:
             datasets.append({"label": section.rating_list.name, "data": points})
-    return {"datasets": datasets}
+    return {
+        "datasets": datasets,
+        "labels": {"in": gettext("came in with"), "start": gettext("start raised")},
+    }
 
 
 def _grade_history(member: Member) -> list[dict[str, Any]]:

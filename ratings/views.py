@@ -237,6 +237,16 @@ def _decorate(profile: selectors.Profile) -> None:
             line.after_s = format_rating(row.after, system, row.provisional)
             line.change_s = format_change(row.change, system)
             line.change_css = _change_css(row.change)
+            line.raised_s = (
+                _("Start raised from %(from)s to %(to)s: %(why)s.")
+                % {
+                    "from": format_rating(row.rating_in, system),
+                    "to": line.before_s,
+                    "why": _("reset") if row.reset else _("anomaly"),
+                }
+                if line.raised
+                else ""
+            )
             line.games_html = mark_safe(  # noqa: S308 - every value escaped by _esc
                 "".join(
                     BREAKDOWN_ROW.format(

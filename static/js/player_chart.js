@@ -13,9 +13,12 @@
     var month = new Intl.DateTimeFormat(lang, { year: "numeric", month: "short" });
     var datasets = data.datasets.map(function (set, i) {
       var colour = colours[i % colours.length];
+      var radius = set.data.length > 80 ? 0 : 3;
       return {
         label: set.label, data: set.data, borderColor: colour, backgroundColor: colour,
-        pointRadius: set.data.length > 80 ? 0 : 3, pointHoverRadius: 5, borderWidth: 2,
+        // the rating he came in with is only where the jump of a reset starts
+        pointRadius: function (ctx) { return ctx.raw && ctx.raw.k === "in" ? 0 : radius; },
+        pointHoverRadius: 5, borderWidth: 2,
         tension: 0, stepped: false, parsing: { xAxisKey: "x", yAxisKey: "y" }
       };
     });
@@ -38,7 +41,8 @@
             callbacks: {
               title: function (items) { return items.length ? items[0].raw.t : ""; },
               label: function (item) {
-                return item.dataset.label + ": " + number.format(item.raw.y) + " (" + day.format(new Date(item.raw.x)) + ")";
+                var kind = item.raw.k && data.labels ? " — " + data.labels[item.raw.k] : "";
+                return item.dataset.label + ": " + number.format(item.raw.y) + kind + " (" + day.format(new Date(item.raw.x)) + ")";
               }
             }
           }

@@ -276,3 +276,33 @@ def test_tournament_list_newest_first_and_the_header_says_so(client, db):
     assert "asc" in header_class(ascending) and "desc" not in header_class(ascending)
     descending = client.get(url, {"sort": "-end_date"})
     assert names(descending) == ["Cup 2022", "Cup 2021", "Cup 2020"]
+
+
+def test_profile_chart_jumps_at_a_reset_and_the_breakdown_says_so(client, world):
+    player = world.players[1]
+    autumn = RatingHistory.objects.get(member=player, tournament__name="Autumn Cup")
+    came_in = autumn.rating_in
+    autumn.before, autumn.reset = came_in + 300, True
+    autumn.after = autumn.before + autumn.change
+    autumn.save()
+    html = client.get(reverse("player_detail", args=[player.pk])).content.decode()
+    chart = json.loads(
+        html.split('id="rating-chart-data" type="application/json">', 1)[1].split("</script>", 1)[0]
+    )
+    (dataset,) = chart["datasets"]
+    points = [(p["x"], p["y"], p.get("k")) for p in dataset["data"]]
+    assert points[1:] == [
+        ("2024-09-01", round(came_in), "in"),
+        ("2024-09-01", round(came_in + 300), "start"),
+        ("2024-09-01", round(autumn.after), None),
+    ]
+    assert chart["labels"]["start"] == "start raised"
+    expected = f"Start raised from {round(came_in)} to {round(came_in + 300)}: reset."
+    assert html.count(expected) == 2  # in the history row and in its breakdown
+    # an anomaly restart says so; an unchanged start adds no point
+    autumn.reset, autumn.anomalous = False, True
+    autumn.save()
+    html = client.get(reverse("player_detail", args=[player.pk])).content.decode()
+    assert ": anomaly." in html
+    spring = client.get(reverse("player_detail", args=[world.players[5].pk])).content.decode()
+    assert "Start raised" not in spring and '"k"' not in spring
