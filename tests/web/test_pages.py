@@ -306,3 +306,15 @@ def test_profile_chart_jumps_at_a_reset_and_the_breakdown_says_so(client, world)
     assert ": anomaly." in html
     spring = client.get(reverse("player_detail", args=[world.players[5].pk])).content.decode()
     assert "Start raised" not in spring and '"k"' not in spring
+
+
+def test_profile_labels_the_lists_grade_and_the_professed_grades(client, world):
+    from ratings.models import RatingEntry
+    from tests.factories import RatingListFactory
+
+    player = world.players[2]  # professes 2k at his tournaments
+    ufgo = RatingListFactory(name="UFGO", slug="ufgo", system="ufgo", game="go")
+    RatingEntry.objects.create(rating_list=ufgo, member=player, rating=2000, grade="1k")
+    html = client.get(reverse("player_detail", args=[player.pk])).content.decode()
+    assert "UFGO grade 1k" in html
+    assert "Grades professed at tournaments" in html and "declared grade 2k" in html
