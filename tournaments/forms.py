@@ -88,12 +88,17 @@ class MemberCreateForm(forms.ModelForm):
 
     class Meta:
         model = Member
-        fields = ["family_name", "given_name", "birth_date", "grade", "club"]
+        fields = ["given_name", "family_name", "birth_date", "grade", "club", "country"]
         widgets = {"birth_date": DATE_INPUT}
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         self.fields["club"].queryset = Club.objects.order_by("name")
+        self.fields["country"].widget.attrs.update(maxlength=2, placeholder="UA")
+        self.fields["country"].help_text = _("ISO code; the club's country if left empty.")
+
+    def clean_country(self) -> str:
+        return (self.cleaned_data.get("country") or "").upper()
 
 
 class RoundBoardForm(forms.Form):
@@ -177,7 +182,9 @@ class BaseRoundFormSet(forms.BaseFormSet):
             if "kind" in failed:
                 continue
             if black is not None and black.pk == white.pk:
-                form.add_error("black", _("%(name)s cannot play against themselves.") % {"name": white})
+                form.add_error(
+                    "black", _("%(name)s cannot play against themselves.") % {"name": white}
+                )
             for field, player in (("white", white), ("black", black)):
                 if player is None:
                     continue

@@ -108,9 +108,13 @@ def participant_remove(
 def member_create_and_add(
     *, tournament: Tournament, member: Member, by: AbstractBaseUser
 ) -> Participant:
-    """A new member (built by the inline form) saved and added to the tournament."""
+    """A new member (built by the inline form) saved and added to the tournament. Without
+    a country he gets his club's (else the organiser's)."""
     _check_admin(tournament, by)
     _check_editable(tournament)
+    if not member.country:
+        club = member.club if member.club_id else tournament.organiser
+        member.country = club.country
     member.full_clean()
     member.save()
     return Participant.objects.create(tournament=tournament, member=member, grade=member.grade)

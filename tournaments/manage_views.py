@@ -61,7 +61,9 @@ def manage_participants(request: HttpRequest, pk: int) -> HttpResponse:
     tournament = tournament_or_403(request, pk)
     editable = tournament.status in manage_services.EDITABLE
     search = MemberSearchForm(request.GET or None)
-    create = MemberCreateForm(initial={"club": tournament.organiser_id})
+    create = MemberCreateForm(
+        initial={"club": tournament.organiser_id, "country": tournament.organiser.country}
+    )
     if request.method == "POST":
         if not editable:
             messages.error(request, _("This table is locked; reopen it to change it."))

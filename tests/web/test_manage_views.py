@@ -119,6 +119,22 @@ def test_search_add_create_and_remove_players(client, setup):  # noqa: F811
     assert not Participant.objects.filter(pk=melnyk_p.pk).exists()
 
 
+def test_inline_member_gets_the_clubs_country(client, setup):  # noqa: F811
+    from clubsite.models import Club
+
+    Club.objects.filter(pk=setup.club.pk).update(country="UA")
+    Club.objects.filter(pk=setup.other_club.pk).update(country="PL")
+    login(client, setup, "admin")
+    url = reverse("manage_participants", args=[setup.draft.pk])
+    assert client.get(url).context["create"].initial["country"] == "UA"
+    client.post(url, {"action": "create", "family_name": "Melnyk", "given_name": "Petro",
+                      "grade": "12k", "club": setup.other_club.pk})  # fmt: skip
+    assert Member.objects.get(family_name="Melnyk").country == "PL"  # his club's, left empty
+    client.post(url, {"action": "create", "family_name": "Kowalska", "given_name": "Anna",
+                      "grade": "3k", "club": setup.club.pk, "country": "pl"})  # fmt: skip
+    assert Member.objects.get(family_name="Kowalska").country == "PL"  # as typed
+
+
 def _boards(*boards: dict) -> dict:
     data = {"board-TOTAL_FORMS": str(len(boards)), "board-INITIAL_FORMS": "0"}
     for i, board in enumerate(boards):
