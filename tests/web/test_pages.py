@@ -318,3 +318,14 @@ def test_profile_labels_the_lists_grade_and_the_professed_grades(client, world):
     html = client.get(reverse("player_detail", args=[player.pk])).content.decode()
     assert "UFGO grade 1k" in html
     assert "Grades professed at tournaments" in html and "declared grade 2k" in html
+
+
+def test_home_title_once_and_a_favicon(client, db):
+    from django.contrib.staticfiles import finders
+
+    html = client.get(reverse("home")).content.decode()
+    assert "<title>Club ratings</title>" in html
+    assert 'rel="icon"' in html and "favicon.svg" in html
+    assert finders.find("favicon.svg")
+    html = client.get(reverse("tournament_list")).content.decode()
+    assert "<title>Tournaments · Club ratings</title>" in html
