@@ -191,7 +191,8 @@ def manage_import_confirm(request: HttpRequest) -> HttpResponse:
                 fmt=meta["fmt"], source=meta["filename"],
             )  # fmt: skip
         except ValidationError as error:
-            errors = error_messages(error)
+            # The preview's own errors are on the page already.
+            errors = [e for e in error_messages(error) if e not in preview.errors]
         else:
             request.session.pop(IMPORT_SESSION_KEY, None)
             messages.success(

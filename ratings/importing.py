@@ -15,6 +15,7 @@ from django.contrib.auth.models import AbstractBaseUser
 
 from clubsite.models import Club
 from ratings.models import ListTournament, RatingEntry, RatingList
+from ratings.systems.registry import SYSTEMS
 from tournaments import importing
 from tournaments.formats.model import ResultsFile
 from tournaments.models import Tournament
@@ -37,6 +38,11 @@ class RatingListTarget:
     @property
     def system(self) -> str:
         return self.rating_list.system
+
+    @property
+    def needs_grade(self) -> bool:
+        system = SYSTEMS.get(self.rating_list.system)
+        return system is not None and system.needs_grade
 
     def members_listed(self, member_ids: list[int]) -> set[int]:
         return set(

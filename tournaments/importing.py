@@ -60,6 +60,7 @@ class ListTarget(Protocol):
     name: str
     game: str
     system: str
+    needs_grade: bool  # the list's system cannot rate a newcomer without a grade (Go)
 
     def members_listed(self, member_ids: list[int]) -> set[int]:
         """Which of these members the list already has."""
@@ -309,7 +310,10 @@ def results_preview(
         players=tuple(matches),
         warnings=tuple(results.warnings),
         checks=tuple(_checks(results, target, matches)),
-        errors=tuple(_errors(results, target, game, matches)),
+        errors=tuple(
+            _errors(results, target, game, matches)
+            + _grade_errors(results, target, _decided(matches), _listed(matches), code)
+        ),
     )
 
 
@@ -401,6 +405,56 @@ def _errors(
     return errors
 
 
+def _decided(matches: Iterable[PlayerMatch]) -> dict[str, Member | None]:
+    """File key → the member he is, or None for a new member; undecided players left out."""
+    return {m.key: m.member for m in matches if m.status != "ambiguous"}
+
+
+def _listed(matches: Iterable[PlayerMatch]) -> set[int]:
+    return {m.member.pk for m in matches if m.member is not None and not m.new_to_list}
+
+
+def _grade_errors(
+    results: ResultsFile,
+    target: ListTarget | None,
+    members: Mapping[str, Member | None],
+    listed: set[int],
+    fmt: str | None,
+) -> list[str]:
+    """A Go list starts a newcomer from his grade: one with neither grade nor rating stops it.
+
+    The recompute would fail on him (the engine refuses a new player without a grade), so
+    the import refuses him first. Only players of rated games in a rated class count;
+    `members` holds the decided players (None: a member to create).
+    """
+    if target is None or not target.needs_grade or not results.details.is_rated_class:
+        return []
+    playing = {key for g in results.games if g.is_rated for key in (g.white, g.black)}
+    errors: list[str] = []
+    for player in results.players:
+        if player.key not in playing or player.key not in members:
+            continue
+        member = members[player.key]
+        if member is not None and (member.pk in listed or member.grade is not None):
+            continue
+        if parse_grade(player.grade) is not None or _declared(player, fmt) is not None:
+            continue
+        values = {"player": player.name, "list": target.name, "line": player.line}
+        if player.line is not None:
+            message = _(
+                "Line %(line)d: %(player)s is new to the list %(list)s and has no grade; "
+                "the list cannot rate a newcomer without one. Give his grade in the file."
+            )
+        else:
+            values["key"] = player.key
+            message = _(
+                "%(player)s (key %(key)s) is new to the list %(list)s and has no grade; "
+                "the list cannot rate a newcomer without one. Give his grade in the file."
+            )
+        errors.append(message % values)
+    return errors
+
+
 # --- the import -----------------------------------------------------------------------
 
 
@@ -460,8 +514,28 @@ def results_errors(
 ) -> list[str]:
     """Every reason `results_import` would refuse the file with these choices. Writes nothing."""
     preview = results_preview(results=results, target=target, organiser=organiser, fmt=fmt)
-    _resolved, errors = _resolve(preview, choices)
-    return list(preview.errors) + errors
+    return _import_check(preview, choices, fmt)[1]
+
+
+def _import_check(
+    preview: ImportPreview, choices: Mapping[str, Choice] | None, fmt: str | None
+) -> tuple[dict[str, Member | None], list[str]]:
+    """The members the file's players become, and every reason not to save the file.
+
+    The grade check runs again on the players as chosen: a choice may make a new member
+    of a player the preview matched, or settle one it could not.
+    """
+    resolved, errors = _resolve(preview, choices)
+    results, target = preview.results, preview.target
+    code = _format_code(results, fmt)
+    listed: set[int] = set()
+    if target is not None:
+        listed = target.members_listed([m.pk for m in resolved.values() if m is not None])
+    return resolved, (
+        _errors(results, target, preview.game, list(preview.players))
+        + errors
+        + _grade_errors(results, target, resolved, listed, code)
+    )
 
 
 def results_import(
@@ -486,8 +560,7 @@ def results_import(
     if by is not None and not (by.is_staff or organiser.admins.filter(pk=by.pk).exists()):
         raise PermissionDenied(_("Only the organising club's admins import its results."))
     preview = results_preview(results=results, target=target, organiser=organiser, fmt=fmt)
-    resolved, errors = _resolve(preview, choices)
-    errors = list(preview.errors) + errors
+    resolved, errors = _import_check(preview, choices, fmt)
     if errors:
         raise ValidationError(errors)
     code = _format_code(results, fmt)
