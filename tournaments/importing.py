@@ -24,7 +24,7 @@ from typing import Literal, Protocol
 from django.contrib.auth.models import AbstractBaseUser
 from django.core.exceptions import PermissionDenied, ValidationError
 from django.db import transaction
-from django.db.models import Value
+from django.db.models import Q, Value
 from django.db.models.functions import Concat, Lower
 from django.utils import timezone
 from django.utils.text import slugify
@@ -308,13 +308,59 @@ def results_preview(
         organiser=organiser,
         game=game,
         players=tuple(matches),
-        warnings=tuple(results.warnings),
+        warnings=(*results.warnings, *_duplicate_warnings(results.details)),
         checks=tuple(_checks(results, target, matches)),
         errors=tuple(
             _errors(results, target, game, matches)
             + _grade_errors(results, target, _decided(matches), _listed(matches), code)
         ),
     )
+
+
+def _name_and_dates(details: TournamentDetails) -> tuple[str, dt.date, dt.date]:
+    """The name and dates the tournament is saved with (see `_create_tournament`)."""
+    start, end = details.start_date, details.end_date
+    start = start or end or timezone.localdate()
+    end = end or start
+    if end < start:
+        start, end = end, start
+    fallback = _("Imported results %(date)s") % {"date": end.isoformat()}
+    return (details.name or details.code or fallback)[:200], start, end
+
+
+DUPLICATES_NAMED = 3
+
+
+def _duplicate_warnings(details: TournamentDetails) -> list[Problem]:
+    """The tournaments this file may already be: same name and end date, or same code.
+
+    Only a warning: a club may hold two events of one name on one day (two groups).
+    """
+    name, _start, end = _name_and_dates(details)
+    code = (details.code or "").strip()[:40]
+    same = Q(name=name, end_date=end) | (Q(code=code) if code else Q(pk__in=[]))
+    found = list(Tournament.objects.filter(same).order_by("-end_date", "pk")[:DUPLICATES_NAMED])
+    warnings = []
+    for tournament in found:
+        values = {
+            "name": tournament.name,
+            "date": tournament.end_date.isoformat(),
+            "id": tournament.pk,
+            "status": tournament.get_status_display(),
+        }
+        if code and tournament.code == code:
+            values["code"] = code
+            message = _(
+                "A tournament with the code %(code)s is already here: %(name)s (%(date)s, "
+                "#%(id)s, %(status)s). Importing the file again makes a second one."
+            )
+        else:
+            message = _(
+                "A tournament with this name and end date is already here: %(name)s "
+                "(%(date)s, #%(id)s, %(status)s). Importing the file again makes a second one."
+            )
+        warnings.append(Problem(None, None, message % values, "warning"))
+    return warnings
 
 
 def _checks(
@@ -617,13 +663,7 @@ def _decimal(value: float) -> Decimal:
 
 
 def _create_tournament(details: TournamentDetails, game: str, organiser: Club) -> Tournament:
-    start, end = details.start_date, details.end_date
-    start = start or end or timezone.localdate()
-    end = end or start
-    if end < start:
-        start, end = end, start
-    fallback = _("Imported results %(date)s") % {"date": end.isoformat()}
-    name = (details.name or details.code or fallback)[:200]
+    name, start, end = _name_and_dates(details)
     country = details.country.upper() if re.fullmatch(r"[A-Za-z]{2}", details.country) else ""
     komi = details.komi if details.komi is not None and abs(details.komi) < 1000 else None
     rounds = max(details.rounds, 1)
@@ -642,6 +682,7 @@ def _create_tournament(details: TournamentDetails, game: str, organiser: Club) -
         handicap_rule=f"h{details.handicap_rule}" if details.handicap_rule is not None else "",
         komi=_decimal(komi) if komi is not None else None,
         rounds=min(rounds, MAX_SMALL),
+        code=(details.code or "").strip()[:40],
         organiser=organiser,
         official=details.official if details.official is not None else True,
         status=Tournament.Status.DRAFT,
@@ -894,6 +935,7 @@ def _details(tournament: Tournament, games: list[Game]) -> TournamentDetails:
     rounds = max([tournament.rounds, *(g.round for g in games)])
     return TournamentDetails(
         name=tournament.name,
+        code=tournament.code or None,
         city=tournament.city,
         country=tournament.country,
         start_date=tournament.start_date,

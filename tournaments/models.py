@@ -70,6 +70,13 @@ class Tournament(models.Model):
     )
     komi = models.DecimalField(_("komi"), max_digits=4, decimal_places=1, null=True, blank=True)
     rounds = models.PositiveSmallIntegerField(_("rounds"), default=5)
+    code = models.CharField(
+        _("results file code"),
+        max_length=40,
+        blank=True,
+        db_index=True,
+        help_text=_("The code an imported results file gives the tournament (EGD TC[…])."),
+    )
     organiser = models.ForeignKey(
         Club, on_delete=models.PROTECT, related_name="tournaments", verbose_name=_("organiser")
     )
