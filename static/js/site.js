@@ -10,4 +10,21 @@
     row.classList.toggle("open");
     link.setAttribute("aria-expanded", row.classList.contains("open") ? "true" : "false");
   });
+
+  /* Wide tables: say which side has more (a shadow), so a cut-off table reads as scrollable. */
+  function cue(box) {
+    var wrap = box.querySelector(".table-wrap");
+    if (!wrap) { return; }
+    var update = function () {
+      var over = wrap.scrollWidth - wrap.clientWidth > 1;
+      box.classList.toggle("overflowing", over);
+      box.classList.toggle("more-left", over && wrap.scrollLeft > 0);
+      box.classList.toggle("more-right", over && wrap.scrollLeft + wrap.clientWidth < wrap.scrollWidth - 1);
+    };
+    wrap.addEventListener("scroll", update, { passive: true });
+    window.addEventListener("resize", update);
+    update();
+  }
+  function cues() { document.querySelectorAll("[data-scroll-cue]").forEach(cue); }
+  if (document.readyState === "loading") { document.addEventListener("DOMContentLoaded", cues); } else { cues(); }
 })();
