@@ -59,7 +59,7 @@ class RatingEntryFilter(django_filters.FilterSet):
         self.rating_list = rating_list
         self.filters["club"].queryset = clubs
         self.form.fields["q"].widget = forms.TextInput(
-            attrs={"placeholder": _("Family or given name"), "type": "search"}
+            attrs={"placeholder": _("any part"), "type": "search"}
         )
         for name in ("country", "club", "grade_min", "grade_max", "active"):
             field = self.form.fields[name]
