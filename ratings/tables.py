@@ -6,7 +6,6 @@ from typing import Any
 
 import django_tables2 as tables
 from django.urls import reverse
-from django.utils.formats import date_format
 from django.utils.html import format_html
 from django.utils.translation import gettext_lazy as _
 
@@ -94,5 +93,5 @@ def csv_row(table: RatingEntryTable, record: Any) -> list[str]:
         member.country,
         format_rating(record.rating, table.system, record.provisional),
         str(record.tournaments),
-        "" if record.last_played is None else date_format(record.last_played, "SHORT_DATE_FORMAT"),
+        "" if record.last_played is None else record.last_played.isoformat(),  # ISO 8601
     ]

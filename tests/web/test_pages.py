@@ -329,3 +329,27 @@ def test_home_title_once_and_a_favicon(client, db):
     assert finders.find("favicon.svg")
     html = client.get(reverse("tournament_list")).content.decode()
     assert "<title>Tournaments · Club ratings</title>" in html
+
+
+def test_cards_and_tables_use_the_same_short_date(client, world):
+    import datetime as dt
+
+    from django.utils.formats import date_format
+
+    short = date_format(dt.date(2024, 9, 1), "SHORT_DATE_FORMAT")
+    long = date_format(dt.date(2024, 9, 1), "DATE_FORMAT")
+    home = client.get(reverse("home")).content.decode()  # the recent tournaments card
+    assert short in home and long not in home
+    profile = client.get(reverse("player_detail", args=[world.players[0].pk])).content.decode()
+    assert f"last played {short}" in " ".join(profile.split())
+
+
+def test_participants_table_shows_given_then_family_name(client, world):
+    from tests.web.manage_data import build
+
+    setup = build()
+    client.force_login(setup.user("admin"))
+    html = client.get(reverse("manage_participants", args=[setup.draft.pk])).content.decode()
+    member = setup.players[0]
+    assert f"{member.given_name} {member.family_name}" in html
+    assert f"{member.family_name} {member.given_name}" not in html

@@ -131,3 +131,9 @@ def test_snapshot_page(client, world):
 def test_query_count_is_bounded(client, world, django_assert_max_num_queries):
     with django_assert_max_num_queries(8):
         client.get(reverse("rating_list", args=["ukraine-go"]), {"country": "UA"})
+
+
+def test_csv_dates_are_iso_8601(client, world):
+    rows = csv_rows(client.get(reverse("rating_list_csv", args=["ukraine-go"])))
+    played = {r[-1] for r in rows[1:]}
+    assert played <= {"2024-03-01", "2024-09-01"} and played
