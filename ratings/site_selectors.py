@@ -19,8 +19,13 @@ from tournaments.selectors import tournament_public_list
 
 
 def club_members(club: Club) -> QuerySet[Member]:
-    """Members with their rated entries (one prefetch), by name."""
-    entries = RatingEntry.objects.filter(rating__isnull=False).select_related("rating_list")
+    """Members with their rated entries (one prefetch), by name; each member's entries in
+    the same order of lists (by name), so the column reads alike down the page."""
+    entries = (
+        RatingEntry.objects.filter(rating__isnull=False)
+        .select_related("rating_list")
+        .order_by("rating_list__name", "rating_list_id")
+    )
     return (
         Member.objects.filter(club=club)
         .prefetch_related(Prefetch("rating_entries", queryset=entries, to_attr="entries"))

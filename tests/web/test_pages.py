@@ -353,3 +353,20 @@ def test_participants_table_shows_given_then_family_name(client, world):
     member = setup.players[0]
     assert f"{member.given_name} {member.family_name}" in html
     assert f"{member.family_name} {member.given_name}" not in html
+
+
+def test_club_page_lists_each_members_ratings_in_one_order(client, world):
+    from ratings.models import RatingEntry
+    from tests.factories import RatingListFactory
+
+    first = RatingListFactory(name="A Club List", slug="a-club", system="rivne", game="go")
+    last = RatingListFactory(name="Zed UFGO", slug="zed", system="ufgo", game="go")
+    club = world.clubs[0]
+    members = [m for m in world.players if m.club_id == club.pk]
+    for m in members:  # created in a different order for each member
+        for rl in (last, first) if m.pk % 2 else (first, last):
+            RatingEntry.objects.create(rating_list=rl, member=m, rating=1500)
+    response = client.get(reverse("club_detail", args=[club.slug]))
+    for m in response.context["members"]:
+        assert [e.rating_list.name for e in m.entries] == ["A Club List", "Ukraine Go", "Zed UFGO"]
+    assert 'class="text-nowrap"><a href="/players/' in response.content.decode()
