@@ -20,6 +20,8 @@
       box.classList.toggle("overflowing", over);
       box.classList.toggle("more-left", over && wrap.scrollLeft > 0);
       box.classList.toggle("more-right", over && wrap.scrollLeft + wrap.clientWidth < wrap.scrollWidth - 1);
+      var down = wrap.scrollHeight - wrap.clientHeight > 1;
+      box.classList.toggle("more-down", down && wrap.scrollTop + wrap.clientHeight < wrap.scrollHeight - 1);
     };
     wrap.addEventListener("scroll", update, { passive: true });
     window.addEventListener("resize", update);
