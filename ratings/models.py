@@ -17,6 +17,17 @@ from clubsite.models import Club, GameKind, Member
 from ratings.systems.registry import SYSTEMS
 from tournaments.models import Tournament
 
+# The games each system's rules are written for: the Go systems rate Go only, ORR
+# (a chess federation's rules, FIDE-rated newcomers) chess only; USCF's formula is used
+# for chess and for Reversi.
+SYSTEM_GAMES: dict[str, tuple[str, ...]] = {
+    "egf": (GameKind.GO,),
+    "ufgo": (GameKind.GO,),
+    "rivne": (GameKind.GO,),
+    "orr": (GameKind.CHESS,),
+    "uscf": (GameKind.CHESS, GameKind.REVERSI),
+}
+
 
 def system_choices() -> list[tuple[str, str]]:
     return [(code, system.title) for code, system in sorted(SYSTEMS.items())]
@@ -75,6 +86,16 @@ class RatingList(models.Model):
     def clean(self) -> None:
         if self.system not in SYSTEMS:
             raise ValidationError({"system": _("Unknown rating system.")})
+        games = SYSTEM_GAMES.get(self.system, tuple(GameKind.values))
+        if self.game not in games:
+            names = _(" or ").join(str(GameKind(game).label) for game in games)
+            game = GameKind(self.game).label if self.game in GameKind.values else self.game
+            raise ValidationError(
+                {
+                    "game": _("The %(system)s system rates %(games)s only, not %(game)s.")
+                    % {"system": self.system, "games": names, "game": game}
+                }
+            )
         if not isinstance(self.params, dict):
             raise ValidationError({"params": _("Parameters must be a JSON object.")})
         unknown = sorted(set(self.params) - set(SYSTEMS[self.system].params))

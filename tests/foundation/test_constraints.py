@@ -352,11 +352,13 @@ def test_rating_list_clean_params_not_an_object() -> None:
 
 @pytest.mark.parametrize("system", ["egf", "ufgo", "rivne", "orr", "uscf"])
 def test_rating_list_clean_accepts_each_system_with_its_params(system: str) -> None:
+    from ratings.models import SYSTEM_GAMES
     from ratings.systems.registry import SYSTEMS
 
     params = dict(SYSTEMS[system].params)
-    RatingListFactory.build(system=system, params=params).full_clean()
-    RatingListFactory.build(system=system, params={}).full_clean()
+    game = SYSTEM_GAMES[system][0]
+    RatingListFactory.build(system=system, game=game, params=params).full_clean()
+    RatingListFactory.build(system=system, game=game, params={}).full_clean()
 
 
 def test_member_full_clean_with_grade() -> None:
