@@ -95,7 +95,7 @@ def _rivne_note(handicap: int, grade_a: Grade | None, grade_b: Grade | None, der
         )
     text %= {"a": grade_a, "b": grade_b, "n": n}
     if n >= 10:
-        text += " " + _("Ten grades or more: 50 % each.")
+        text += " " + _("Ten grades or more: an even chance, 0.5 each.")
     return text
 
 

@@ -230,7 +230,9 @@ def test_lockout_page_is_in_the_site_layout_and_translated(db, settings):
     assert reverse("password_reset") in html
     client.cookies["django_language"] = "uk"
     response = client.post(LOGIN, {"username": "victim", "password": "wrong"})
-    assert response.status_code == 429 and 'lang="uk"' in response.content.decode()
+    html = response.content.decode()
+    assert response.status_code == 429 and 'lang="uk"' in html
+    assert "Забагато невдалих спроб входу" in html and "через 15 хвилин" in html
 
 
 def test_check_deploy_is_clean_with_production_settings():

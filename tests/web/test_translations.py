@@ -22,3 +22,28 @@ def test_every_system_and_format_has_a_translatable_title():
         assert {k: str(v) for k, v in FORMAT_TITLES.items()} == {
             k: f.title for k, f in FORMATS.items()
         }
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize(
+    ("lang", "system", "fmt", "ufgo_note"),
+    [
+        ("uk", "Індивідуальний коефіцієнт Української федерації го (УФГО)",
+         "Турнірна таблиця EGD (.h9, .txt)", "В УФГО немає поправки на фору."),
+        ("ru", "Индивидуальный коэффициент Украинской федерации го (УФГО)",
+         "Турнирная таблица EGD (.h9, .txt)", "В УФГО нет поправки на фору."),
+    ],
+)  # fmt: skip
+def test_titles_and_notes_are_translated(client, lang, system, fmt, ufgo_note):
+    from clubsite.models import Club
+    from tournaments.forms import ResultsUploadForm
+
+    with translation.override(lang):
+        assert system_title("ufgo") == system
+        form = ResultsUploadForm(clubs=Club.objects.none())
+        assert fmt in [str(label) for _code, label in form.fields["fmt"].choices]
+    client.cookies["django_language"] = lang
+    html = client.get(
+        reverse("calculator"), {"game": "go", "rating_a": 2100, "rating_b": 1800, "handicap": 3}
+    ).content.decode()
+    assert system in html and ufgo_note in html
