@@ -139,8 +139,11 @@ DATA_UPLOAD_MAX_MEMORY_SIZE = 5 * 1024 * 1024
 FILE_UPLOAD_MAX_MEMORY_SIZE = 5 * 1024 * 1024
 
 # Celery: with no broker configured, tasks run in-process so a newcomer needs only Python.
-CELERY_BROKER_URL = env("CELERY_BROKER_URL", default="")
-CELERY_TASK_ALWAYS_EAGER = not CELERY_BROKER_URL
+# Eager mode still builds a producer, and an empty URL makes kombu warn "No hostname was
+# supplied" on every approval: the in-memory transport stands in (named host, or kombu
+# warns the same for memory://), and nothing is sent.
+CELERY_TASK_ALWAYS_EAGER = not env("CELERY_BROKER_URL", default="")
+CELERY_BROKER_URL = env("CELERY_BROKER_URL", default="") or "memory://localhost/"
 CELERY_TASK_EAGER_PROPAGATES = False
 CELERY_TASK_ACKS_LATE = True
 CELERY_TASK_REJECT_ON_WORKER_LOST = True

@@ -74,6 +74,23 @@ def test_celery_eager_without_a_broker() -> None:
     assert result.stdout.split() == ["True", "True"]
 
 
+@pytest.mark.parametrize("broker", [None, ""])
+def test_celery_eager_task_without_a_broker_logs_no_broker_warning(broker: str | None) -> None:
+    """Eager mode still takes a producer from the pool; an empty broker URL made kombu
+    log "No hostname was supplied. Reverting to default 'localhost'" on every approval."""
+    code = (
+        "import django; django.setup(); from clubsite.celery import app\n"
+        "@app.task(name='probe')\n"
+        "def probe():\n    return 41 + 1\n"
+        "print(probe.delay().get(), app.conf.task_always_eager, app.conf.broker_url)"
+    )
+    extra = {} if broker is None else {"CELERY_BROKER_URL": broker}
+    result = _run(["-c", code], **extra)
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.split() == ["42", "True", "memory://localhost/"]
+    assert "hostname" not in result.stderr, result.stderr
+
+
 def test_celery_not_eager_with_a_broker() -> None:
     code = (
         "import django; django.setup(); from django.conf import settings; "
