@@ -26,3 +26,21 @@ def _eager_tasks():
     celery_app.conf.task_always_eager = True
     yield
     celery_app.conf.task_always_eager = previous
+
+
+def pytest_terminal_summary(terminalreporter, exitstatus, config):  # noqa: ANN001, ARG001
+    """The EGF real-data figures (issue 3) in every run's summary, when that test ran.
+
+    tests/systems/test_egf_realdata.py records them as a test property; without this they
+    showed only with -s.
+    """
+    shown = set()
+    for outcome in ("passed", "failed"):
+        for report in terminalreporter.stats.get(outcome, []):
+            for name, lines in getattr(report, "user_properties", ()):
+                if name != "egd_realdata_summary" or report.nodeid in shown:
+                    continue
+                shown.add(report.nodeid)
+                terminalreporter.section("EGF against the EGD (tests/systems)", sep="-")
+                for line in lines:
+                    terminalreporter.write_line(line)

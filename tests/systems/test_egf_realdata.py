@@ -7,6 +7,8 @@ the README's pairing rule makes comparable.
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 import pytest
 
 from ratings.systems import rate_json
@@ -15,9 +17,10 @@ from .egd_realdata import TOLERANCE, load_cases, opponents
 
 MIN_SHARE_KNOWN_OPPONENTS = 0.95
 MIN_SHARE_ALL = 0.90
+SUMMARY_PROPERTY = "egd_realdata_summary"  # tests/conftest.py prints it in the run's summary
 
 
-def test_egf_matches_published_egd_ratings() -> None:
+def test_egf_matches_published_egd_ratings(record_property: Callable[[str, object], None]) -> None:
     cases = load_cases()
     close_all = total_all = close_known = total_known = 0
     lines = []
@@ -48,6 +51,7 @@ def test_egf_matches_published_egd_ratings() -> None:
         f"all comparable players: {close_all}/{total_all} = {share_all:.1%}"
     )
     print("\n".join([summary, *lines]))
+    record_property(SUMMARY_PROPERTY, [summary, *lines])
     assert len(cases) >= 10 and total_all >= 200 and total_known >= 20, summary
     assert share_known >= MIN_SHARE_KNOWN_OPPONENTS, summary
     assert share_all >= MIN_SHARE_ALL, summary
