@@ -9,11 +9,19 @@ sudden death: the basic time.
 from __future__ import annotations
 
 import pytest
+from django.utils import translation
 
 from tournaments.models import Tournament
 from tournaments.timecontrol import adjusted_minutes, suggest_egf_class
 
 OT = Tournament.Overtime
+
+
+@pytest.fixture(autouse=True)
+def _english():
+    """The reasons are checked in English, whatever language an earlier test left active."""
+    with translation.override("en"):
+        yield
 
 
 def _tournament(kind: str, basic: int, seconds: int = 0, moves: int = 1) -> Tournament:
