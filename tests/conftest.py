@@ -21,6 +21,16 @@ settings.load_profile("ci" if os.environ.get("CI") == "true" else "dev")
 
 
 @pytest.fixture(autouse=True)
+def _english():
+    """Each test starts in English: a view test that switches language must not leak it."""
+    from django.utils import translation
+
+    translation.activate("en")
+    yield
+    translation.deactivate()
+
+
+@pytest.fixture(autouse=True)
 def _eager_tasks():
     previous = celery_app.conf.task_always_eager
     celery_app.conf.task_always_eager = True

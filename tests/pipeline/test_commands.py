@@ -72,9 +72,12 @@ def test_recompute_is_idempotent_and_reports(rated_list):
 
 
 def test_export_ratings_json_and_csv_agree(rated_list):
-    document = json.loads(_call("export_ratings", "cmd", "--format", "json"))
+    document = json.loads(_call("export_ratings", "cmd", "--format", "json", "--all"))
     assert document["list"] == "cmd" and document["system"] == "egf"
-    rows = list(csv.DictReader(io.StringIO(_call("export_ratings", "cmd", "--format", "csv"))))
+    assert len(document["players"]) == RatingEntry.objects.filter(rating_list=rated_list).count()
+    rows = list(
+        csv.DictReader(io.StringIO(_call("export_ratings", "cmd", "--format", "csv", "--all")))
+    )
     assert [r["player"] for r in rows] == [p["player"] for p in document["players"]]
     ratings = [p["rating"] for p in document["players"]]
     assert ratings == sorted(ratings, reverse=True)
