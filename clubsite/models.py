@@ -65,6 +65,12 @@ class Member(models.Model):
     given_name = models.CharField(_("given name"), max_length=100, blank=True)
     native_name = models.CharField(_("name in native script"), max_length=200, blank=True)
     birth_date = models.DateField(_("birth date"), null=True, blank=True)
+    birth_year = models.PositiveSmallIntegerField(
+        _("birth year"),
+        null=True,
+        blank=True,
+        help_text=_("When only the year is known (ages then count from 1 July)."),
+    )
     sex = models.CharField(_("sex"), max_length=1, choices=Sex.choices, blank=True)
     country = models.CharField(_("country"), max_length=2, blank=True)
     club = models.ForeignKey(
@@ -86,6 +92,10 @@ class Member(models.Model):
     egd_pin = models.CharField(_("EGD PIN"), max_length=12, blank=True)
     fide_id = models.CharField(_("FIDE ID"), max_length=12, blank=True)
     fide_rating = models.PositiveSmallIntegerField(_("FIDE rating"), null=True, blank=True)
+    fide_title = models.CharField(_("FIDE title"), max_length=3, blank=True)
+    federation = models.CharField(
+        _("federation"), max_length=3, blank=True, help_text=_("FIDE three-letter code, e.g. UKR")
+    )
     national_id = models.CharField(_("national id"), max_length=30, blank=True)
     # The id a results file or script gave him (e.g. a JSON event's player id), for re-imports.
     import_key = models.CharField(_("import key"), max_length=60, blank=True)

@@ -50,7 +50,16 @@ FORMAT_GAMES = {"egd": GameKind.GO, "trf": GameKind.CHESS, "trf16": GameKind.CHE
 FORMAT_GAMES["trf26"] = GameKind.CHESS
 RATED_CLASSES = ("A", "B", "C")
 BYE_KINDS = {1.0: Game.Kind.BYE_FULL, 0.5: Game.Kind.BYE_HALF, 0.0: Game.Kind.BYE_ZERO}
-BYE_POINTS = {kind: points for points, kind in BYE_KINDS.items()}
+GAME_KINDS = {
+    "played": Game.Kind.PLAYED,
+    "unrated": Game.Kind.UNRATED,
+    "forfeit": Game.Kind.FORFEIT,
+}
+FILE_GAME_KINDS = {kind: name for name, kind in GAME_KINDS.items()}
+# FIDE federation → ISO 3166 two letters, for a new member whose file gives no country.
+# Only the federations the files here carry; any other leaves the country blank.
+FIDE_COUNTRIES = {"UKR": "UA", "POL": "PL", "GER": "DE", "CZE": "CZ", "SVK": "SK", "HUN": "HU"}
+FIDE_COUNTRIES |= {"ROU": "RO", "MDA": "MD", "LTU": "LT", "LAT": "LV", "EST": "EE", "USA": "US"}
 MAX_SMALL = 32767  # PositiveSmallIntegerField
 
 
@@ -390,11 +399,6 @@ def _checks(
             _("%(n)d forfeits that both players lost are stored as zero-point byes.")
             % {"n": len(double)}
         )
-    unrated_draws = [g for g in results.games if g.kind == "unrated" and g.result == "draw"]
-    if unrated_draws:
-        checks.append(
-            _("%(n)d unrated draws are stored as half-point byes.") % {"n": len(unrated_draws)}
-        )
     if results.byes:
         checks.append(_("%(n)d byes (never rated).") % {"n": len(results.byes)})
     carried = [p for p in results.players if p.rating is not None]
@@ -611,7 +615,7 @@ def results_import(
         raise ValidationError(errors)
     code = _format_code(results, fmt)
     with transaction.atomic():
-        tournament = _create_tournament(results.details, preview.game, organiser)
+        tournament = _create_tournament(results.details, preview.game, organiser, code)
         members = _create_members(results.players, resolved, code)
         _fill_identities(results.players, members)
         _create_participants(tournament, results.players, members, code)
@@ -662,7 +666,19 @@ def _decimal(value: float) -> Decimal:
     return Decimal(str(value)).quantize(Decimal("0.1"), rounding=ROUND_HALF_UP)
 
 
-def _create_tournament(details: TournamentDetails, game: str, organiser: Club) -> Tournament:
+def _exact_minutes(time: TimeControl | None) -> Decimal | None:
+    """EGD `TM[…]` as written (62.5 stays 62.5), when it fits the column."""
+    if time is None or time.adjusted_minutes is None:
+        return None
+    value = Decimal(str(time.adjusted_minutes))
+    if not 0 <= value < 100000 or value != value.quantize(Decimal("0.01")):
+        return None
+    return value
+
+
+def _create_tournament(
+    details: TournamentDetails, game: str, organiser: Club, fmt: str | None = None
+) -> Tournament:
     name, start, end = _name_and_dates(details)
     country = details.country.upper() if re.fullmatch(r"[A-Za-z]{2}", details.country) else ""
     komi = details.komi if details.komi is not None and abs(details.komi) < 1000 else None
@@ -683,6 +699,12 @@ def _create_tournament(details: TournamentDetails, game: str, organiser: Club) -
         komi=_decimal(komi) if komi is not None else None,
         rounds=min(rounds, MAX_SMALL),
         code=(details.code or "").strip()[:40],
+        egd_code=(details.code or "")[:200] if fmt == "egd" else "",
+        comment=details.comment,
+        adjusted_minutes=_exact_minutes(details.time_control),
+        federation=details.federation[:3],
+        chief_arbiter=details.chief_arbiter[:200],
+        tournament_type=details.tournament_type[:200],
         organiser=organiser,
         official=details.official if details.official is not None else True,
         status=Tournament.Status.DRAFT,
@@ -750,6 +772,8 @@ def _create_members(
             continue
         family, given = _split_name(player, fmt)
         country = (player.country or "").upper()
+        if not country and player.federation:
+            country = FIDE_COUNTRIES.get(player.federation.upper(), "")
         members[player.key] = Member.objects.create(
             family_name=family[:100],
             given_name=given[:100],
@@ -760,17 +784,38 @@ def _create_members(
             fide_id=player.fide_id or "",
             fide_rating=player.fide_rating if 0 < (player.fide_rating or 0) <= MAX_SMALL else None,
             birth_date=player.birth_date,
+            birth_year=_birth_year(player),
+            fide_title=(player.title or "")[:3],
+            federation=(player.federation or "").upper()[:3],
             sex=player.sex or "",
             import_key=player.key[:60] if fmt == "json" else "",
         )
     return members
 
 
+def _birth_year(player: FilePlayer) -> int | None:
+    """The year alone, kept only when the file gives no full date."""
+    if player.birth_date is not None or player.birth_year is None:
+        return None
+    return player.birth_year if 0 < player.birth_year <= MAX_SMALL else None
+
+
 def _fill_identities(players: Iterable[FilePlayer], members: dict[str, Member]) -> None:
-    """A member matched by name keeps the PIN / FIDE ID the file gives and he lacked."""
+    """A matched member keeps the PIN, FIDE ID, title, federation the file gives and he lacked."""
     for player in players:
         member = members[player.key]
         changed = []
+        for field, value in (
+            ("fide_title", (player.title or "")[:3]),
+            ("federation", (player.federation or "").upper()[:3]),
+        ):
+            if value and not getattr(member, field):
+                setattr(member, field, value)
+                changed.append(field)
+        year = _birth_year(player)
+        if year and member.birth_date is None and member.birth_year is None:
+            member.birth_year = year
+            changed.append("birth_year")
         if player.egd_pin and not member.egd_pin:
             member.egd_pin = player.egd_pin
             changed.append("egd_pin")
@@ -812,17 +857,18 @@ def _create_participants(
 
 def _pairings(game: FileGame, members: dict[str, Member]) -> list[Pairing]:
     white, black = members[game.white], members[game.black]
-    if game.kind == "played":
-        return [Pairing(white, black, game.result, Game.Kind.PLAYED, game.handicap)]
-    if game.result in ("white", "black"):
-        # A forfeit, or TRF's W/L (over before a move): a winner, never rated.
-        return [Pairing(white, black, game.result, Game.Kind.FORFEIT, game.handicap)]
-    # A forfeit both lost, an unrated draw: no winner, so a bye each with his points.
-    kind = Game.Kind.BYE_HALF if game.result == "draw" else Game.Kind.BYE_ZERO
+    if game.result != "none":
+        # Played (rated); TRF's W/D/L (played, not rated); a forfeit with its winner.
+        kind = GAME_KINDS[game.kind]
+        return [Pairing(white, black, game.result, kind, game.handicap)]
+    # A forfeit both lost has no winner: a zero bye each.
+    kind = Game.Kind.BYE_ZERO
     return [Pairing(white, None, "", kind), Pairing(black, None, "", kind)]
 
 
 def _bye(bye: FileBye, members: dict[str, Member]) -> Pairing:
+    if bye.kind == "pairing" and bye.points == 1.0:
+        return Pairing(members[bye.player], None, "", Game.Kind.BYE_PAIRING)
     kind = BYE_KINDS.get(bye.points, Game.Kind.BYE_ZERO)
     return Pairing(members[bye.player], None, "", kind)
 
@@ -872,7 +918,9 @@ def tournament_to_results(
     byes: list[FileBye] = []
     for game in games:
         if game.kind in Game.BYES:
-            byes.append(FileBye(game.round, key_of[game.white_id], BYE_POINTS[game.kind]))
+            kind = "pairing" if game.kind == Game.Kind.BYE_PAIRING else "free"
+            points = Game.BYE_POINTS[game.kind]
+            byes.append(FileBye(game.round, key_of[game.white_id], points, kind))
             continue
         file_games.append(
             FileGame(
@@ -881,7 +929,7 @@ def tournament_to_results(
                 black=key_of[game.black_id],  # type: ignore[index]
                 result=game.result,  # type: ignore[arg-type]
                 handicap=game.handicap,
-                kind="played" if game.kind == Game.Kind.PLAYED else "forfeit",
+                kind=FILE_GAME_KINDS.get(game.kind, "forfeit"),  # type: ignore[arg-type]
             )
         )
     return ResultsFile(
@@ -907,8 +955,10 @@ def _file_player(member: Member, participant: Participant | None, key: str) -> F
         egd_pin=member.egd_pin or None,
         fide_id=member.fide_id or None,
         fide_rating=declared if declared is not None else member.fide_rating,
+        title=member.fide_title or None,
+        federation=member.federation or None,
         birth_date=member.birth_date,
-        birth_year=member.birth_date.year if member.birth_date else None,
+        birth_year=member.birth_date.year if member.birth_date else member.birth_year,
         sex=member.sex or None,  # type: ignore[arg-type]
         place=participant.place if participant is not None else None,
     )
@@ -935,9 +985,10 @@ def _details(tournament: Tournament, games: list[Game]) -> TournamentDetails:
     rounds = max([tournament.rounds, *(g.round for g in games)])
     return TournamentDetails(
         name=tournament.name,
-        code=tournament.code or None,
+        code=tournament.egd_code or tournament.code or None,
         city=tournament.city,
         country=tournament.country,
+        federation=tournament.federation,
         start_date=tournament.start_date,
         end_date=tournament.end_date,
         tournament_class=tournament.tournament_class,
@@ -947,12 +998,19 @@ def _details(tournament: Tournament, games: list[Game]) -> TournamentDetails:
             basic_minutes=float(tournament.basic_time_minutes),
             overtime=overtime,
             fischer_increment_seconds=fischer,
-            adjusted_minutes=round(adjusted_minutes(tournament), 1),
+            adjusted_minutes=(
+                float(tournament.adjusted_minutes)
+                if tournament.adjusted_minutes is not None
+                else round(adjusted_minutes(tournament), 1)
+            ),
             description=description,
         ),
         rounds=rounds,
         board_size=tournament.board_size if tournament.game == GameKind.GO else None,
         official=tournament.official,
+        comment=tournament.comment,
+        chief_arbiter=tournament.chief_arbiter,
+        tournament_type=tournament.tournament_type,
     )
 
 

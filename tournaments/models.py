@@ -15,6 +15,8 @@ from django.utils.translation import gettext_lazy as _
 from clubsite.fields import GradeField
 from clubsite.models import Club, GameKind, Member
 
+# Game kinds without an opponent (the DB constraint lists them; `Game.BYES` too).
+BYE_KINDS = ["bye_full", "bye_half", "bye_zero", "bye_pairing"]
 CLASS_WEIGHTS = {"A": Decimal("1.00"), "B": Decimal("0.75"), "C": Decimal("0.50")}
 
 
@@ -70,6 +72,30 @@ class Tournament(models.Model):
     )
     komi = models.DecimalField(_("komi"), max_digits=4, decimal_places=1, null=True, blank=True)
     rounds = models.PositiveSmallIntegerField(_("rounds"), default=5)
+    egd_code = models.CharField(
+        _("EGD tournament code"),
+        max_length=200,
+        blank=True,
+        help_text=_("The EGD file's TC[…], kept as written for the export."),
+    )
+    comment = models.TextField(
+        _("comment"), blank=True, help_text=_("The results file's comment (EGD CM[…]).")
+    )
+    adjusted_minutes = models.DecimalField(
+        _("adjusted time (minutes)"),
+        max_digits=7,
+        decimal_places=2,
+        null=True,
+        blank=True,
+        help_text=_("The EGD file's TM[…] as written; the export gives it when set."),
+    )
+    federation = models.CharField(
+        _("federation"), max_length=3, blank=True, help_text=_("FIDE code (TRF record 032).")
+    )
+    chief_arbiter = models.CharField(_("chief arbiter"), max_length=200, blank=True)
+    tournament_type = models.CharField(
+        _("tournament type"), max_length=200, blank=True, help_text=_("TRF record 092.")
+    )
     code = models.CharField(
         _("results file code"),
         max_length=40,
@@ -174,12 +200,21 @@ class Game(models.Model):
 
     class Kind(models.TextChoices):
         PLAYED = "played", _("played")
+        UNRATED = "unrated", _("played, not rated")
         FORFEIT = "forfeit", _("won by forfeit")
         BYE_FULL = "bye_full", _("bye, full point")
+        BYE_PAIRING = "bye_pairing", _("bye allocated by the pairing, full point")
         BYE_HALF = "bye_half", _("bye, half point")
         BYE_ZERO = "bye_zero", _("bye, zero")
 
-    BYES = (Kind.BYE_FULL, Kind.BYE_HALF, Kind.BYE_ZERO)
+    BYES = (Kind.BYE_FULL, Kind.BYE_HALF, Kind.BYE_ZERO, Kind.BYE_PAIRING)
+    # The points a bye gives.
+    BYE_POINTS = {
+        Kind.BYE_FULL: 1.0,
+        Kind.BYE_PAIRING: 1.0,
+        Kind.BYE_HALF: 0.5,
+        Kind.BYE_ZERO: 0.0,
+    }
 
     tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="games")
     round = models.PositiveSmallIntegerField(_("round"))
@@ -193,7 +228,7 @@ class Game(models.Model):
         help_text=_("Empty for a bye."),
     )
     result = models.CharField(_("result"), max_length=5, choices=Result.choices, blank=True)
-    kind = models.CharField(_("kind"), max_length=10, choices=Kind.choices, default=Kind.PLAYED)
+    kind = models.CharField(_("kind"), max_length=16, choices=Kind.choices, default=Kind.PLAYED)
     handicap = models.PositiveSmallIntegerField(
         _("handicap"), default=0, validators=[MinValueValidator(0), MaxValueValidator(9)]
     )
@@ -209,9 +244,9 @@ class Game(models.Model):
             ),
             models.CheckConstraint(
                 condition=(
-                    Q(kind__in=["bye_full", "bye_half", "bye_zero"], black__isnull=True)
+                    Q(kind__in=BYE_KINDS, black__isnull=True)
                     | (
-                        ~Q(kind__in=["bye_full", "bye_half", "bye_zero"])
+                        ~Q(kind__in=BYE_KINDS)
                         & Q(black__isnull=False)
                         & Q(result__in=["white", "black", "draw"])
                     )

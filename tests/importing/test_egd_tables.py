@@ -122,9 +122,10 @@ def _assert_same_details(before, after) -> None:
     assert after.handicap_rule == (before.handicap_rule if before.handicap_rule is not None else 9)
     assert after.komi == before.komi
     if before.time_control and before.time_control.adjusted_minutes is not None:
-        assert after.time_control.adjusted_minutes == pytest.approx(
-            before.time_control.adjusted_minutes, abs=0.5
-        )
+        # TM[62.5] is stored as written, not rounded to whole minutes.
+        assert after.time_control.adjusted_minutes == before.time_control.adjusted_minutes
+    assert after.code == before.code  # TC[…]
+    assert after.comment == before.comment  # CM[…], one line each
     assert after.rounds == before.rounds
 
 
