@@ -14,8 +14,18 @@ class ClubAdmin(admin.ModelAdmin):
 
 @admin.register(Member)
 class MemberAdmin(admin.ModelAdmin):
-    list_display = ["family_name", "given_name", "grade", "country", "club", "egd_pin", "fide_id"]
-    list_filter = ["country", "sex", "club"]
+    list_display = [
+        "family_name",
+        "given_name",
+        "grade",
+        "country",
+        "federation",
+        "fide_title",
+        "club",
+        "egd_pin",
+        "fide_id",
+    ]
+    list_filter = ["country", "federation", "fide_title", "sex", "club"]
     search_fields = [
         "family_name",
         "given_name",
@@ -23,6 +33,8 @@ class MemberAdmin(admin.ModelAdmin):
         "egd_pin",
         "fide_id",
         "national_id",
+        "federation",
+        "fide_title",
     ]
     list_select_related = ["club"]
     autocomplete_fields = ["club", "user"]

@@ -70,7 +70,10 @@ class Cell:
 
     @property
     def text(self) -> str:
-        """EGD style: `3+/w2` (opponent 3, won, white, handicap 2); byes as `0+`, `0=`, `0-`."""
+        """EGD style: `3+/w2` (opponent 3, won, white, handicap 2); byes as `0+`, `0=`, `0-`.
+
+        A forfeit ends in `!`, a game played but not rated in `*`.
+        """
         if self.kind in Game.BYES:
             return f"0{self.result}"
         if self.opponent_number is None:
@@ -82,6 +85,8 @@ class Cell:
                 text += str(self.handicap)
         if self.kind == Game.Kind.FORFEIT:
             text += "!"
+        elif self.kind == Game.Kind.UNRATED:
+            text += "*"  # played, not rated (TRF W/D/L)
         return text
 
 
@@ -105,7 +110,7 @@ class Crosstable:
 
 
 def _score(game: Game, white: bool) -> tuple[str, Decimal]:
-    if game.kind == Game.Kind.BYE_FULL:
+    if game.kind in (Game.Kind.BYE_FULL, Game.Kind.BYE_PAIRING):
         return "+", WIN
     if game.kind == Game.Kind.BYE_HALF:
         return "=", DRAW
