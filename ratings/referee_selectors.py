@@ -65,13 +65,22 @@ def review_warnings(tournament: Tournament) -> list[Warning]:
     unrated = [g for g in games if g.kind != Game.Kind.PLAYED]
     if unrated:
         forfeits = sum(1 for g in unrated if g.kind == Game.Kind.FORFEIT)
-        byes = len(unrated) - forfeits
-        parts = ", ".join(
-            [
-                ngettext("%(n)d forfeit", "%(n)d forfeits", forfeits) % {"n": forfeits},
-                ngettext("%(n)d bye", "%(n)d byes", byes) % {"n": byes},
-            ]
-        )
+        played_unrated = sum(1 for g in unrated if g.kind == Game.Kind.UNRATED)
+        byes = len(unrated) - forfeits - played_unrated
+        counted = [
+            ngettext("%(n)d forfeit", "%(n)d forfeits", forfeits) % {"n": forfeits},
+            ngettext("%(n)d bye", "%(n)d byes", byes) % {"n": byes},
+        ]
+        if played_unrated:
+            counted.append(
+                ngettext(
+                    "%(n)d game played but not rated",
+                    "%(n)d games played but not rated",
+                    played_unrated,
+                )
+                % {"n": played_unrated}
+            )
+        parts = ", ".join(counted)
         warnings.append(
             Warning(
                 "info",

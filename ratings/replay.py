@@ -16,6 +16,7 @@ from typing import Any
 from django.db import connection
 from django.db.models import Count, Max, Sum
 
+from clubsite.members import effective_birth_date
 from clubsite.models import Member
 from ratings import rules
 from ratings.models import ListTournament, PublishedEntry, RatingHistory, RatingList
@@ -225,10 +226,10 @@ def replay(
     outcome = ReplayOutcome(from_date=from_date, states=states)
     members: dict[int, tuple[dt.date | None, int | None, int | None]] = {}
     for chunk in _chunks(member_ids):
-        for m_id, birth, fide, grade in Member.objects.filter(pk__in=chunk).values_list(
-            "id", "birth_date", "fide_rating", "grade"
+        for m_id, birth, birth_year, fide, grade in Member.objects.filter(pk__in=chunk).values_list(
+            "id", "birth_date", "birth_year", "fide_rating", "grade"
         ):
-            members[m_id] = (birth, fide, _rank(grade))
+            members[m_id] = (effective_birth_date(birth, birth_year), fide, _rank(grade))
 
     publications = _publications(rating_list)
     for tournament in tournaments:

@@ -346,7 +346,7 @@ def _duplicate_warnings(details: TournamentDetails) -> list[Problem]:
     Only a warning: a club may hold two events of one name on one day (two groups).
     """
     name, _start, end = _name_and_dates(details)
-    code = (details.code or "").strip()[:40]
+    code = (details.code or "").strip()[:200]
     same = Q(name=name, end_date=end) | (Q(code=code) if code else Q(pk__in=[]))
     found = list(Tournament.objects.filter(same).order_by("-end_date", "pk")[:DUPLICATES_NAMED])
     warnings = []
@@ -698,8 +698,7 @@ def _create_tournament(
         handicap_rule=f"h{details.handicap_rule}" if details.handicap_rule is not None else "",
         komi=_decimal(komi) if komi is not None else None,
         rounds=min(rounds, MAX_SMALL),
-        code=(details.code or "").strip()[:40],
-        egd_code=(details.code or "")[:200] if fmt == "egd" else "",
+        code=(details.code or "").strip()[:200],
         comment=details.comment,
         adjusted_minutes=_exact_minutes(details.time_control),
         federation=details.federation[:3],
@@ -985,7 +984,7 @@ def _details(tournament: Tournament, games: list[Game]) -> TournamentDetails:
     rounds = max([tournament.rounds, *(g.round for g in games)])
     return TournamentDetails(
         name=tournament.name,
-        code=tournament.egd_code or tournament.code or None,
+        code=tournament.code or None,
         city=tournament.city,
         country=tournament.country,
         federation=tournament.federation,

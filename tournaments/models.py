@@ -72,12 +72,6 @@ class Tournament(models.Model):
     )
     komi = models.DecimalField(_("komi"), max_digits=4, decimal_places=1, null=True, blank=True)
     rounds = models.PositiveSmallIntegerField(_("rounds"), default=5)
-    egd_code = models.CharField(
-        _("EGD tournament code"),
-        max_length=200,
-        blank=True,
-        help_text=_("The EGD file's TC[…], kept as written for the export."),
-    )
     comment = models.TextField(
         _("comment"), blank=True, help_text=_("The results file's comment (EGD CM[…]).")
     )
@@ -98,10 +92,12 @@ class Tournament(models.Model):
     )
     code = models.CharField(
         _("results file code"),
-        max_length=40,
+        max_length=200,
         blank=True,
         db_index=True,
-        help_text=_("The code an imported results file gives the tournament (EGD TC[…])."),
+        help_text=_(
+            "The code an imported results file gives the tournament (EGD TC[…]), as written."
+        ),
     )
     organiser = models.ForeignKey(
         Club, on_delete=models.PROTECT, related_name="tournaments", verbose_name=_("organiser")

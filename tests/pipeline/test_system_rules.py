@@ -476,3 +476,29 @@ def test_ufgo_publication_lowers_a_dan_but_never_past_sixty(approve):
     grades = dict(snapshot.entries.values_list("member_id", "grade"))
     assert grades[senior.pk] == Grade("d", 4)  # older than 60: never lowered
     assert grades[junior.pk] == Grade("d", 2)  # 4 dan falls back to a floating 2 dan
+
+
+def test_orr_ages_count_a_birth_year_alone_from_1_july(approve):
+    """orr.md D8: a file that gives only the year (TRF) → born 1 July of that year."""
+    rating_list = RatingListFactory(system="orr", game="chess")
+    rated = MemberFactory(grade=None, birth_date=dt.date(2011, 3, 3), fide_rating=1500)
+    newcomer = MemberFactory(grade=None, birth_date=None, birth_year=2015)
+    tournament = TournamentFactory(
+        game="chess", end_date=dt.date(2024, 6, 30), start_date=dt.date(2024, 6, 30)
+    )
+    _entrants(tournament, rated, newcomer)
+    _pair(tournament, rated, newcomer, result="draw")
+    approve(tournament, rating_list)
+    stored = RatingHistory.objects.get(rating_list=rating_list, member=newcomer).after
+    expected = rate_json(
+        {
+            "system": "orr",
+            "event": {"id": "x", "date": "2024-06-30"},
+            "players": [
+                {"id": "r", "rating": 1500, "birth_date": "2011-03-03"},
+                {"id": "n", "rating": None, "birth_date": "2015-07-01"},
+            ],
+            "games": [{"round": 1, "white": "r", "black": "n", "result": "draw"}],
+        }
+    )["players"][1]["after"]
+    assert stored == expected
