@@ -123,11 +123,12 @@ def _read_tags(
 ) -> None:
     if not _TAG_LINE.match(comment):
         return
-    for code, value in _TAG.findall(comment):
+    for code, raw in _TAG.findall(comment):
+        value = _clean(raw)  # as the writer writes it: one space, no ';' or ']' inside
         if code == "CM":
-            comments.append(value.strip())
+            comments.append(value)
         elif code in KNOWN_TAGS:
-            tags[code] = (line, value.strip())
+            tags[code] = (line, value)
         else:
             log.warn(line, f"The header tag {code}[…] is not known and was ignored.")
 
