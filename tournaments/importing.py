@@ -498,7 +498,7 @@ def _grade_errors(
         else:
             values["key"] = player.key
             message = _(
-                "%(player)s (key %(key)s) is new to the list %(list)s and has no grade; "
+                "%(player)s (number %(key)s in the file) is new to the list %(list)s and has no grade; "
                 "the list cannot rate a newcomer without one. Give his grade in the file."
             )
         errors.append(message % values)
@@ -534,7 +534,10 @@ def _resolve(
         elif match.status == "ambiguous":
             names = ", ".join(f"{m.full_name} (#{m.pk})" for m in match.candidates)
             errors.append(
-                _("%(player)s (key %(key)s) could be: %(names)s. Choose one, or a new member.")
+                _(
+                    "%(player)s (number %(key)s in the file) could be: %(names)s. "
+                    "Choose one, or a new member."
+                )
                 % {"player": match.player.name, "key": match.key, "names": names}
             )
         else:

@@ -261,7 +261,7 @@ class Game(models.Model):
 
     def clean(self) -> None:
         if self.black_id is not None and self.white_id == self.black_id:
-            raise ValidationError(_("A player cannot play himself."))
+            raise ValidationError(_("A player cannot play against themselves."))
 
     @property
     def is_rated(self) -> bool:

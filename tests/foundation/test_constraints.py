@@ -317,7 +317,7 @@ def test_game_clean_self_play() -> None:
     game = Game(tournament=TournamentFactory(), round=1, white=member, black=member, result="white")
     with pytest.raises(ValidationError) as caught:
         game.full_clean()
-    assert "A player cannot play himself." in caught.value.message_dict[NON_FIELD_ERRORS]
+    assert "A player cannot play against themselves." in caught.value.message_dict[NON_FIELD_ERRORS]
 
 
 def test_game_clean_handicap_over_nine() -> None:

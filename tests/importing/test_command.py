@@ -124,7 +124,7 @@ def test_ambiguous_players_refused_then_chosen(egf_list):
     before = _counts()
     with pytest.raises(CommandError) as refused:
         _run(str(TABLE), "--list", "egf", "--format", "egd")
-    assert "Chwedyna Kamil (key 1) could be" in str(refused.value)
+    assert "Chwedyna Kamil (number 1 in the file) could be" in str(refused.value)
     assert _counts() == before
     lines = _run(str(TABLE), "--list", "egf", "--format", "egd", "--choose", f"1={twins[0].pk}")
     tournament = Tournament.objects.get(pk=int(lines[-1].split()[1]))
