@@ -40,7 +40,20 @@ def _next_id(model) -> int:
 
 
 def _copy(model, columns: Sequence[str], rows: Iterable[tuple]) -> None:
-    insert_rows(model, columns, rows)
+    """Insert rows of `columns`; every other column gets its field's default, so a new
+    field on the model does not break the generator."""
+    given = set(columns)
+    rest = [
+        field
+        for field in model._meta.concrete_fields
+        if field.column not in given and field.attname not in given and not field.primary_key
+    ]
+    defaults = tuple(field.get_default() for field in rest)
+    insert_rows(
+        model,
+        [*columns, *(field.column for field in rest)],
+        (tuple(row) + defaults for row in rows),
+    )
 
 
 def _reset_sequences(*models) -> None:
