@@ -43,8 +43,9 @@ HISTORY_COLUMNS = [
     "games_count", "rated", "provisional", "anomalous", "reset", "grade", "list_grade",
     "history", "breakdown",
 ]  # fmt: skip
-LOCK_NAMESPACE = 7201
-ANALYZE_AFTER_ROWS = 20000  # first key of the PostgreSQL advisory lock; the list id is the second
+LOCK_NAMESPACE = 7201  # first key of the PostgreSQL advisory lock; the list id is the second
+# A swap of more history rows than this is followed by VACUUM ANALYZE (see _tidy_tables).
+TIDY_AFTER_ROWS = 20000
 
 
 def rating_list_create(
@@ -155,6 +156,7 @@ def rating_list_recompute(
             state=RatingList.State.FAILED, last_error=repr(error)
         )
         raise
+    _tidy_tables(len(outcome.rows))
     run.tournaments, run.games = outcome.tournaments, outcome.games
     run.engine_ms = int(outcome.engine_seconds * 1000)
     _finish(run, started, outcome=RecomputeRun.Outcome.SUCCESS)
@@ -164,6 +166,23 @@ def rating_list_recompute(
         RatingList.objects.filter(pk=rating_list_id).update(state=RatingList.State.WAITING)
         recompute_enqueue(rating_list_id=rating_list_id, trigger="request during a run")
     return run
+
+
+def _tidy_tables(rows_swapped: int) -> None:
+    """After a big swap, reclaim the replaced rows and refresh the planner's statistics.
+
+    Every recompute replaces history rows wholesale; without this, dead rows pile up
+    (autovacuum may be slow, or off) and stale statistics turn the next replay's index
+    probes into table scans. Runs after the commit: VACUUM cannot run in a transaction.
+    """
+    if (
+        connection.vendor != "postgresql"
+        or connection.in_atomic_block
+        or rows_swapped <= TIDY_AFTER_ROWS
+    ):
+        return
+    with connection.cursor() as cursor:
+        cursor.execute("VACUUM (ANALYZE) ratings_ratinghistory, ratings_ratingentry")
 
 
 def _finish(run: RecomputeRun, started: float, *, outcome: str, error: str = "") -> None:
@@ -216,11 +235,6 @@ def _store(rating_list: RatingList, outcome: ReplayOutcome) -> None:
         ),
     )
     _refresh_entries(rating_list, outcome, affected)
-    if connection.vendor == "postgresql" and len(outcome.rows) > ANALYZE_AFTER_ROWS:
-        # A big swap leaves the planner's statistics stale, and stale statistics turn
-        # the next small replay's index probes into table scans.
-        with connection.cursor() as cursor:
-            cursor.execute("ANALYZE ratings_ratinghistory, ratings_ratingentry")
     links = ListTournament.objects.filter(
         rating_list=rating_list, tournament__end_date__gte=outcome.from_date
     )
