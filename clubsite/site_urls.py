@@ -19,6 +19,11 @@ urlpatterns = [
         name="rating_snapshot",
     ),
     path("players/<int:pk>/", rating_views.player_detail, name="player_detail"),
+    path(
+        "players/<int:pk>/breakdown/<int:row>/",
+        rating_views.player_breakdown,
+        name="player_breakdown",
+    ),
     path("me/", views.my_profile, name="my_profile"),
     path("tournaments/", tournament_views.tournament_list, name="tournament_list"),
     path(

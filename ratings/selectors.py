@@ -111,6 +111,9 @@ class GameLine:
 class HistoryLine:
     row: RatingHistory
     games: list[GameLine]
+    # Older tournaments' breakdowns are a click away on their own page (the profile of a
+    # regular would otherwise render a thousand rows).
+    breakdown_elsewhere: bool = False
 
     @property
     def raised(self) -> bool:
@@ -156,6 +159,9 @@ def player_get(pk: int) -> Member:
     return Member.objects.select_related("club").get(pk=pk)
 
 
+INLINE_BREAKDOWNS = 25  # per list: the newest tournaments' breakdowns open in place
+
+
 def player_profile(member: Member) -> Profile:
     """Everything the profile shows, in a fixed, small number of queries."""
     entries = {
@@ -189,10 +195,15 @@ def player_profile(member: Member) -> Profile:
         section = sections.get(row.rating_list_id)
         if section is None:
             section = sections[row.rating_list_id] = ListSection(row.rating_list, None)
-        section.lines.append(HistoryLine(row, _game_lines(row.breakdown, names)))
+        section.lines.append(HistoryLine(row, []))
     ordered = sorted(sections.values(), key=lambda s: s.rating_list.name)
     for section in ordered:
         section.lines.reverse()  # newest first in the table
+        for index, line in enumerate(section.lines):
+            if index < INLINE_BREAKDOWNS:
+                line.games = _game_lines(line.row.breakdown, names)
+            else:
+                line.breakdown_elsewhere = bool(line.row.breakdown)
 
     return Profile(
         member=member,
@@ -201,6 +212,15 @@ def player_profile(member: Member) -> Profile:
         grade_history=_grade_history(member),
         head_to_head=head_to_head(member, known_names=names),
     )
+
+
+def player_history_line(member: Member, row_pk: int) -> HistoryLine:
+    """One rated tournament of his, with the breakdown that explains the change."""
+    row = RatingHistory.objects.select_related("rating_list", "tournament").get(
+        member=member, pk=row_pk
+    )
+    opponents = {g.get("opponent") for g in row.breakdown or [] if isinstance(g, dict)}
+    return HistoryLine(row, _game_lines(row.breakdown, _member_names(opponents)))
 
 
 def _member_names(ids: set[Any]) -> dict[int, str]:

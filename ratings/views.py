@@ -225,42 +225,48 @@ def _opponent_link(game: selectors.GameLine, player_prefix: str) -> str:
 
 def _decorate(profile: selectors.Profile) -> None:
     """Display strings for the history and breakdown tables, made once in Python: a player
-    with 200 tournaments has about 1,000 breakdown rows, too many for template filters."""
+    with 200 tournaments has many breakdown rows, too many for template filters."""
+    for section in profile.sections:
+        for line in section.lines:
+            _decorate_line(line, section.rating_list.system)
+
+
+def _decorate_line(line: selectors.HistoryLine, system: str) -> None:
     player_prefix = reverse("player_detail", args=[0])[:-2]
     results = {1.0: ("result-win", _("won")), 0.0: ("result-loss", _("lost"))}
     draw = ("result-draw", _("draw"))
-    for section in profile.sections:
-        system = section.rating_list.system
-        for line in section.lines:
-            row = line.row
-            line.before_s = format_rating(row.before, system)
-            line.after_s = format_rating(row.after, system, row.provisional)
-            line.change_s = format_change(row.change, system)
-            line.change_css = _change_css(row.change)
-            line.raised_s = (
-                _("Start raised from %(from)s to %(to)s: %(why)s.")
-                % {
-                    "from": format_rating(row.rating_in, system),
-                    "to": line.before_s,
-                    "why": _("reset") if row.reset else _("anomaly"),
-                }
-                if line.raised
-                else ""
+    row = line.row
+    line.before_s = format_rating(row.before, system)
+    line.after_s = format_rating(row.after, system, row.provisional)
+    line.change_s = format_change(row.change, system)
+    line.change_css = _change_css(row.change)
+    line.raised_s = (
+        _("Start raised from %(from)s to %(to)s: %(why)s.")
+        % {
+            "from": format_rating(row.rating_in, system),
+            "to": line.before_s,
+            "why": _("reset") if row.reset else _("anomaly"),
+        }
+        if line.raised
+        else ""
+    )
+    line.games_html = mark_safe(  # noqa: S308 - every value escaped by _esc
+        "".join(
+            BREAKDOWN_ROW.format(
+                _esc(game.round),
+                _opponent_link(game, player_prefix),
+                format_rating(game.opponent_rating, system),
+                *_result(game.score, results, draw),
+                format_expectation(game.expected),
+                _change_css(game.change),
+                format_change(game.change, system),
             )
-            line.games_html = mark_safe(  # noqa: S308 - every value escaped by _esc
-                "".join(
-                    BREAKDOWN_ROW.format(
-                        _esc(game.round),
-                        _opponent_link(game, player_prefix),
-                        format_rating(game.opponent_rating, system),
-                        *_result(game.score, results, draw),
-                        format_expectation(game.expected),
-                        _change_css(game.change),
-                        format_change(game.change, system),
-                    )
-                    for game in line.games
-                )
-            )  # fmt: skip
+            for game in line.games
+        )
+    )  # fmt: skip
+
+
+def _decorate_h2h(profile: selectors.Profile) -> None:
     profile.h2h_rows_html = mark_safe(  # noqa: S308 - every value escaped by _esc
         "".join(
             H2H_ROW.format(h.opponent_id, _esc(h.opponent_name), h.games, h.wins, h.losses, h.draws)
@@ -276,6 +282,7 @@ def player_detail(request: HttpRequest, pk: int) -> HttpResponse:
         raise Http404 from error
     profile = selectors.player_profile(member)
     _decorate(profile)
+    _decorate_h2h(profile)
     versus = None
     versus_games = None
     vs = request.GET.get("vs", "")
@@ -301,18 +308,38 @@ def player_detail(request: HttpRequest, pk: int) -> HttpResponse:
             "versus_games": versus_games,
             "h2h_options": h2h_options,
             "player_prefix": reverse("player_detail", args=[0])[:-2],
-            "breakdown_head": format_html(
-                '<tr><th>{}</th><th>{}</th><th class="num">{}</th><th>{}</th>'
-                '<th class="num">{}</th><th class="num">{}</th></tr>',
-                _("Round"),
-                _("Opponent"),
-                _("His rating"),
-                _("Result"),
-                _("Expected"),
-                _("Change"),
-            ),
+            "breakdown_head": _breakdown_head(),
             "tournament_prefix": reverse("tournament_detail", args=[0])[:-2],
             "is_me": request.user.is_authenticated and member.user_id == request.user.pk,
             "nav_active": "ratings",
         },
     )
+
+
+def _breakdown_head() -> str:
+    return format_html(
+        '<tr><th>{}</th><th>{}</th><th class="num">{}</th><th>{}</th>'
+        '<th class="num">{}</th><th class="num">{}</th></tr>',
+        _("Round"),
+        _("Opponent"),
+        _("His rating"),
+        _("Result"),
+        _("Expected"),
+        _("Change"),
+    )
+
+
+def player_breakdown(request: HttpRequest, pk: int, row: int) -> HttpResponse:
+    """One tournament's game-by-game explanation of his change (older ones link here)."""
+    try:
+        member = selectors.player_get(pk)
+        line = selectors.player_history_line(member, row)
+    except ObjectDoesNotExist as error:
+        raise Http404 from error
+    _decorate_line(line, line.row.rating_list.system)
+    return render(
+        request,
+        "ratings/player_breakdown.html",
+        {"member": member, "line": line, "breakdown_head": _breakdown_head(),
+         "nav_active": "ratings"},
+    )  # fmt: skip

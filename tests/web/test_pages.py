@@ -370,3 +370,53 @@ def test_club_page_lists_each_members_ratings_in_one_order(client, world):
     for m in response.context["members"]:
         assert [e.rating_list.name for e in m.entries] == ["A Club List", "Ukraine Go", "Zed UFGO"]
     assert 'class="text-nowrap"><a href="/players/' in response.content.decode()
+
+
+def test_older_breakdowns_open_on_their_own_page(client, db):
+    """A regular's profile shows the newest breakdowns in place and links the older ones."""
+    import datetime as dt
+
+    from ratings.models import RatingHistory
+    from ratings.selectors import INLINE_BREAKDOWNS
+    from tests.factories import MemberFactory, RatingListFactory
+
+    member, opponent = MemberFactory(), MemberFactory(family_name="Opponentova")
+    rating_list = RatingListFactory()
+    rows = []
+    for index in range(INLINE_BREAKDOWNS + 3):
+        day = dt.date(2020, 1, 1) + dt.timedelta(days=7 * index)
+        tournament = TournamentFactory(status="approved", start_date=day, end_date=day)
+        rows.append(
+            RatingHistory.objects.create(
+                rating_list=rating_list,
+                member=member,
+                tournament=tournament,
+                date=tournament.end_date,
+                sequence=index + 1,
+                rating_in=1500.0,
+                before=1500.0,
+                after=1510.0,
+                change=10.0,
+                games_count=1,
+                breakdown=[
+                    {
+                        "round": 1,
+                        "opponent": opponent.pk,
+                        "opponent_rating": 1480.0,
+                        "score": 1.0,
+                        "expected": 0.53,
+                        "change": 10.0,
+                    }
+                ],
+            )
+        )
+    page = client.get(reverse("player_detail", args=[member.pk])).content.decode()
+    oldest, newest = rows[0], rows[-1]
+    assert f'id="bd-{newest.pk}"' in page
+    assert f'id="bd-{oldest.pk}"' not in page
+    link = reverse("player_breakdown", args=[member.pk, oldest.pk])
+    assert link in page
+    detail = client.get(link).content.decode()
+    assert "Opponentova" in detail and "1480" in detail
+    stranger = MemberFactory()
+    assert client.get(reverse("player_breakdown", args=[stranger.pk, oldest.pk])).status_code == 404
