@@ -5,6 +5,7 @@ from __future__ import annotations
 import csv
 import datetime as dt
 import html
+from dataclasses import dataclass
 
 from django.core.exceptions import ObjectDoesNotExist
 from django.db.models import Q
@@ -226,15 +227,31 @@ def _opponent_link(game: selectors.GameLine, player_prefix: str) -> str:
 def _decorate(profile: selectors.Profile) -> None:
     """Display strings for the history and breakdown tables, made once in Python: a player
     with 200 tournaments has many breakdown rows, too many for template filters."""
+    labels = _BreakdownLabels.make()
     for section in profile.sections:
         for line in section.lines:
-            _decorate_line(line, section.rating_list.system)
+            _decorate_line(line, section.rating_list.system, labels)
 
 
-def _decorate_line(line: selectors.HistoryLine, system: str) -> None:
-    player_prefix = reverse("player_detail", args=[0])[:-2]
-    results = {1.0: ("result-win", _("won")), 0.0: ("result-loss", _("lost"))}
-    draw = ("result-draw", _("draw"))
+@dataclass(frozen=True)
+class _BreakdownLabels:
+    """What every breakdown row shares, worked out once per page rather than per row."""
+
+    player_prefix: str
+    results: dict[float, tuple[str, str]]
+    draw: tuple[str, str]
+
+    @classmethod
+    def make(cls) -> _BreakdownLabels:
+        return cls(
+            player_prefix=reverse("player_detail", args=[0])[:-2],
+            results={1.0: ("result-win", _("won")), 0.0: ("result-loss", _("lost"))},
+            draw=("result-draw", _("draw")),
+        )
+
+
+def _decorate_line(line: selectors.HistoryLine, system: str, labels: _BreakdownLabels) -> None:
+    player_prefix, results, draw = labels.player_prefix, labels.results, labels.draw
     row = line.row
     line.before_s = format_rating(row.before, system)
     line.after_s = format_rating(row.after, system, row.provisional)
@@ -336,7 +353,7 @@ def player_breakdown(request: HttpRequest, pk: int, row: int) -> HttpResponse:
         line = selectors.player_history_line(member, row)
     except ObjectDoesNotExist as error:
         raise Http404 from error
-    _decorate_line(line, line.row.rating_list.system)
+    _decorate_line(line, line.row.rating_list.system, _BreakdownLabels.make())
     return render(
         request,
         "ratings/player_breakdown.html",

@@ -58,14 +58,8 @@ class TournamentAdmin(admin.ModelAdmin):
         return deleted, counts, perms_needed, protected
 
 
-@admin.register(Game)
-class GameAdmin(admin.ModelAdmin):
-    """Read-only: games are written, with their round seats, by the results services only."""
-
-    list_display = ["tournament", "round", "white", "black", "result", "kind", "handicap"]
-    list_filter = ["kind", "result", "tournament__game"]
-    search_fields = ["tournament__name", "white__family_name", "black__family_name"]
-    list_select_related = ["tournament", "white", "black"]
+class ViewOnlyAdmin(admin.ModelAdmin):
+    """Rows written only by the results services: the admin may look, never touch."""
 
     def has_add_permission(self, request):
         return False
@@ -75,6 +69,16 @@ class GameAdmin(admin.ModelAdmin):
 
     def has_delete_permission(self, request, obj=None):
         return False
+
+
+@admin.register(Game)
+class GameAdmin(ViewOnlyAdmin):
+    """Read-only: games are written, with their round seats, by the results services only."""
+
+    list_display = ["tournament", "round", "white", "black", "result", "kind", "handicap"]
+    list_filter = ["kind", "result", "tournament__game"]
+    search_fields = ["tournament__name", "white__family_name", "black__family_name"]
+    list_select_related = ["tournament", "white", "black"]
 
 
 @admin.register(TournamentLog)
@@ -104,18 +108,9 @@ class ParticipantAdmin(admin.ModelAdmin):
 
 
 @admin.register(RoundSeat)
-class RoundSeatAdmin(admin.ModelAdmin):
+class RoundSeatAdmin(ViewOnlyAdmin):
     """Read-only: seats are written with their games by the results services."""
 
     list_display = ["tournament", "round", "member", "game"]
     search_fields = ["tournament__name", "member__family_name"]
     list_select_related = ["tournament", "member", "game"]
-
-    def has_add_permission(self, request):
-        return False
-
-    def has_change_permission(self, request, obj=None):
-        return False
-
-    def has_delete_permission(self, request, obj=None):
-        return False
