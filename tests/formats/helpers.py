@@ -9,9 +9,9 @@ import pytest
 
 from tournaments.formats.model import FormatError, ResultsFile
 
-SHARED = Path(__file__).resolve().parents[2] / ".." / "shared"
-TABLES = SHARED / "refdata" / "egd" / "tables"
-EXAMPLES = SHARED / "spec" / "examples"
+TEST_DATA = Path(__file__).resolve().parents[1] / "data"
+TABLES = TEST_DATA / "egd" / "tables"
+EXAMPLES = TEST_DATA / "examples"
 DATA = Path(__file__).resolve().parent / "data"
 
 

@@ -12,7 +12,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 import tournaments.formats as formats
-from tests.formats.helpers import DATA, TABLES, assert_well_formed
+from tests.formats.helpers import DATA, EXAMPLES, TABLES, assert_well_formed
 from tournaments.formats.model import FormatError, ResultsFile
 
 FUZZ = settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
@@ -23,11 +23,7 @@ SEEDS = {
     "csv": [
         "round,white,black,result,handicap\n1,Anna,Boris,white,0\n1,Clara,Dmytro,draw,\n2,Boris,Clara,black,2\n"
     ],
-    "json": [
-        (
-            next(iter(sorted((TABLES.parent.parent.parent / "spec" / "examples").glob("*.json"))))
-        ).read_text()
-    ],
+    "json": [(next(iter(sorted(EXAMPLES.glob("*.json"))))).read_text()],
 }
 SEEDS["json"] = [json.dumps(json.loads(SEEDS["json"][0])["input"], indent=1)]
 EGD_ALPHABET = "0123456789+-=/!bwkdpBW |;[]_\nABCDEFGHIJKLMNOPQRSTUVWXYZ"

@@ -6,9 +6,9 @@ from pathlib import Path
 
 from tournaments.formats.model import FileBye, ResultsFile
 
-SHARED = Path(__file__).resolve().parents[2] / ".." / "shared"
-TABLES = SHARED / "refdata" / "egd" / "tables"
-EXAMPLES = SHARED / "spec" / "examples"
+DATA = Path(__file__).resolve().parents[1] / "data"
+TABLES = DATA / "egd" / "tables"
+EXAMPLES = DATA / "examples"
 FORMATS_DATA = Path(__file__).resolve().parents[1] / "formats" / "data"
 
 

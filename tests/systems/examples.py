@@ -1,4 +1,5 @@
-"""Load the worked examples of `shared/spec/examples/` (each file: "input" and "expected").
+"""Load the worked examples of `tests/data/examples/` (copied from the spec's
+`examples/`) (each file: "input" and "expected").
 
 `load_examples("egf")` globs `egf-*.json`, so a new example file is picked up
 without touching the tests. Use the result with `pytest.mark.parametrize`.
@@ -11,9 +12,9 @@ from pathlib import Path
 from typing import Any
 
 REPO_ROOT = Path(__file__).resolve().parents[2]
-SHARED = REPO_ROOT / ".." / "shared"
-EXAMPLES_DIR = SHARED / "spec" / "examples"
-REFDATA_DIR = SHARED / "refdata"
+DATA_DIR = REPO_ROOT / "tests" / "data"
+EXAMPLES_DIR = DATA_DIR / "examples"
+REFDATA_DIR = DATA_DIR
 
 
 def load_examples(prefix: str) -> list[tuple[str, dict[str, Any], dict[str, Any]]]:

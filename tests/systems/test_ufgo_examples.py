@@ -10,10 +10,11 @@ from typing import Any
 import pytest
 
 from ratings.systems import rate_json, ufgo
-from tests.systems.examples import SHARED, load_examples
+from tests.systems.examples import DATA_DIR, load_examples
 
 EXAMPLES = load_examples("ufgo")
-SOURCE = SHARED / "seeds" / "001_0aa5cc437c33643f.txt"
+# Tables 1-5 of the source (shared/seeds/001_…txt), as printed there.
+SOURCE = DATA_DIR / "ufgo" / "ufgo-tables.txt"
 
 
 @pytest.mark.parametrize(

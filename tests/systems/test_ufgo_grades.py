@@ -21,9 +21,10 @@ from ratings.systems.ufgo_grades import (
     t1_start,
     ufgo_grade_for_rating,
 )
-from tests.systems.examples import SHARED
+from tests.systems.examples import DATA_DIR
 
-SOURCE = SHARED / "seeds" / "001_0aa5cc437c33643f.txt"
+# Tables 1-5 of the source (shared/seeds/001_…txt), as printed there.
+SOURCE = DATA_DIR / "ufgo" / "ufgo-tables.txt"
 G = Grade.parse
 OLD = dt.date(1950, 6, 1)  # 73 on the dates below
 EVENT_DAY = dt.date(2024, 3, 10)
