@@ -11,9 +11,9 @@ import uuid
 from django.core.management.base import BaseCommand
 from django.db import transaction
 
-from ratings.benchdata import ROUNDS, bench_generate
 from ratings.models import ListTournament, RatingEntry, RatingList
 from ratings.services import rating_list_recompute
+from sampledata.bench import ROUNDS, bench_generate
 from tournaments.models import Game, Participant, Tournament
 from tournaments.services import seats_create, tournament_approve
 

@@ -1,7 +1,7 @@
 """Forms of the club-admin pages: a tournament, its players, one round's boards, an import.
 
 The rating lists a table goes to are chosen on the ratings app's subclasses of the
-tournament and upload forms (`ratings.submission_forms`).
+tournament and upload forms (`tournaments.views.list_forms`).
 """
 
 from __future__ import annotations

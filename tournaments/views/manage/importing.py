@@ -1,6 +1,6 @@
 """The club admin's results import: upload, preview, confirm, for a rating list.
 
-Mounted at /manage/ (see `ratings.manage_urls`). The file is parsed by
+Mounted at /manage/ (see `tournaments.views.manage.list_urls`). The file is parsed by
 `tournaments.formats`, matched and saved by `tournaments.importing` through
 `ratings.importing`, which adds the list (who is new to it, the link).
 """
@@ -23,12 +23,12 @@ from django.views.decorators.http import require_http_methods, require_POST
 from clubsite.models import Club
 from ratings import importing as ratings_importing
 from ratings.models import RatingList
-from ratings.submission_forms import ResultsUploadListForm
 from tournaments import importing
 from tournaments.formats import FormatError, guess_format
 from tournaments.formats import parse as parse_results
-from tournaments.forms import ImportConfirmForm
-from tournaments.manage_access import NAV, clubs_or_403, error_messages
+from tournaments.views.forms import ImportConfirmForm
+from tournaments.views.list_forms import ResultsUploadListForm
+from tournaments.views.manage.access import NAV, clubs_or_403, error_messages
 
 IMPORT_SESSION_KEY = "results-import"
 

@@ -4,7 +4,7 @@ import os
 
 from celery import Celery
 
-os.environ.setdefault("DJANGO_SETTINGS_MODULE", "clubsite.settings")
+os.environ.setdefault("DJANGO_SETTINGS_MODULE", "clubsite.config.settings")
 
 app = Celery("clubsite")
 app.config_from_object("django.conf:settings", namespace="CELERY")

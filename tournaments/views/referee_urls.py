@@ -2,7 +2,7 @@
 
 from django.urls import path
 
-from ratings import referee_views as views
+from tournaments.views import referee as views
 
 urlpatterns = [
     path("", views.referee_queue, name="referee_queue"),

@@ -3,7 +3,7 @@
 Thin views: forms validate, `manage_services` / `services` write, `manage_selectors` /
 `selectors` read. Every view asks `manage_access` who may act. The pages that involve
 rating lists (the tournament form and page, the results import) are the ratings app's:
-`ratings.submission_views`, `ratings.import_views`.
+`tournaments.views.manage.lists`, `tournaments.views.manage.importing`.
 """
 
 from __future__ import annotations
@@ -18,8 +18,14 @@ from django.views.decorators.http import require_GET, require_http_methods, requ
 
 from clubsite.models import Member
 from tournaments import manage_selectors, manage_services, selectors, services
-from tournaments.forms import DecisionCommentForm, MemberCreateForm, MemberSearchForm, RoundFormSet
-from tournaments.manage_access import (
+from tournaments.models import Participant, Tournament
+from tournaments.views.forms import (
+    DecisionCommentForm,
+    MemberCreateForm,
+    MemberSearchForm,
+    RoundFormSet,
+)
+from tournaments.views.manage.access import (
     NAV,
     clubs_or_403,
     error_messages,
@@ -27,7 +33,6 @@ from tournaments.manage_access import (
     time_control_probe,
     tournament_or_403,
 )
-from tournaments.models import Participant, Tournament
 
 
 @login_required

@@ -6,7 +6,7 @@ urlpatterns = [
     path("admin/", admin.site.urls),
     path("accounts/", include("django.contrib.auth.urls")),
     path("i18n/", include("django.conf.urls.i18n")),
-    path("", include("clubsite.site_urls")),
+    path("", include("clubsite.config.site_urls")),
 ]
 
 if settings.DEBUG:

@@ -1,8 +1,8 @@
 """The club admin's tournament form and tournament page: they show the rating lists.
 
-Mounted at /manage/ with `tournaments.manage_urls` (see `ratings.manage_urls`). Who may
-act is asked of `tournaments.manage_access`; the tournament is saved by
-`ratings.submission_services`, which sets its lists in the same transaction.
+Mounted at /manage/ with `tournaments.views.manage.urls` (see `tournaments.views.manage.list_urls`). Who may
+act is asked of `tournaments.views.manage.access`; the tournament is saved by
+`ratings.tournament_services`, which sets its lists in the same transaction.
 """
 
 from __future__ import annotations
@@ -16,12 +16,13 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_http_methods
 
 from clubsite.models import Club
-from ratings import referee_selectors, submission_services
+from ratings import tournament_selectors as referee_selectors
+from ratings import tournament_services as submission_services
 from ratings.crosstable import crosstable_with_ratings
-from ratings.submission_forms import TournamentListsForm
 from tournaments import manage_selectors, manage_services
-from tournaments.manage_access import NAV, clubs_or_403, time_control_probe, tournament_or_403
 from tournaments.models import Tournament
+from tournaments.views.list_forms import TournamentListsForm
+from tournaments.views.manage.access import NAV, clubs_or_403, time_control_probe, tournament_or_403
 
 
 @login_required

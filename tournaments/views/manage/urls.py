@@ -1,8 +1,8 @@
-"""The club admin's pages, mounted at /manage/ (with `ratings.manage_urls`)."""
+"""The club admin's pages, mounted at /manage/ (with `tournaments.views.manage.list_urls`)."""
 
 from django.urls import path
 
-from tournaments import manage_views as views
+from tournaments.views.manage import tournaments as views
 
 urlpatterns = [
     path("", views.manage_tournaments, name="manage_tournaments"),

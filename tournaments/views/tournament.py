@@ -1,6 +1,6 @@
 """The public page of one tournament: its crosstable with each list's rating changes.
 
-The tournament list stays in `tournaments.views`; this page lives here because it shows
+The tournament list stays in `tournaments.views.public`; this page lives here because it shows
 what the ratings app made of the table.
 """
 

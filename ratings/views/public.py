@@ -18,13 +18,14 @@ from django.utils.text import slugify
 from django.utils.translation import gettext as _
 from django_tables2 import RequestConfig
 
-from ratings import filters, selectors
-from ratings.filters import RatingEntryFilter
+from ratings import selectors
 from ratings.formatting import format_change, format_expectation, format_rating
 from ratings.models import PublishedList, RatingList
-from ratings.pagination import CachedCountPaginator
 from ratings.system_titles import system_title
-from ratings.tables import RatingEntryTable, SnapshotTable, csv_header, csv_row
+from ratings.views import filters
+from ratings.views.filters import RatingEntryFilter
+from ratings.views.pagination import CachedCountPaginator
+from ratings.views.tables import RatingEntryTable, SnapshotTable, csv_header, csv_row
 
 PER_PAGE_CHOICES = (25, 50, 100, 200)
 DEFAULT_PER_PAGE = 50

@@ -2,7 +2,7 @@
 win-probability calculator.
 
 They live in the ratings app because imports run ratings → tournaments → clubsite;
-`clubsite.site_urls` mounts them under their old names.
+`clubsite.config.site_urls` mounts them under their old names.
 """
 
 from __future__ import annotations

@@ -1,7 +1,7 @@
 """The club domain's own page: "my profile".
 
 Home, a club's page and the calculator show ratings and tournaments, so they live in
-`ratings.site_views` (imports run ratings → tournaments → clubsite).
+`clubsite.views.public` (imports run ratings → tournaments → clubsite).
 """
 
 from __future__ import annotations

@@ -2,11 +2,12 @@
 
 from django.urls import include, path, re_path
 
-from clubsite import views
-from ratings import api, site_views
-from ratings import tournament_views as rated_tournament_views
-from ratings import views as rating_views
-from tournaments import views as tournament_views
+from clubsite.views import account as views
+from clubsite.views import public as site_views
+from ratings.views import api
+from ratings.views import public as rating_views
+from tournaments.views import public as tournament_views
+from tournaments.views import tournament as rated_tournament_views
 
 urlpatterns = [
     path("", site_views.home, name="home"),
@@ -36,7 +37,7 @@ urlpatterns = [
     path("api/lists/<slug:slug>/", api.api_rating_list, name="api_rating_list"),
     path("api/players/<int:pk>/", api.api_player, name="api_player"),
     path("api/tournaments/<int:pk>/", api.api_tournament, name="api_tournament"),
-    path("manage/", include("tournaments.manage_urls")),
-    path("manage/", include("ratings.manage_urls")),
-    path("referee/", include("ratings.referee_urls")),
+    path("manage/", include("tournaments.views.manage.urls")),
+    path("manage/", include("tournaments.views.manage.list_urls")),
+    path("referee/", include("tournaments.views.referee_urls")),
 ]

@@ -2,7 +2,8 @@
 
 from django.urls import path
 
-from ratings import import_views, submission_views
+from tournaments.views.manage import importing as import_views
+from tournaments.views.manage import lists as submission_views
 
 urlpatterns = [
     path("new/", submission_views.manage_tournament_create, name="manage_tournament_create"),

@@ -1,6 +1,6 @@
 """The club admin's forms with the rating lists a table goes to.
 
-`tournaments.forms` has the tournament and upload forms; these subclasses add the list
+`tournaments.views.forms` has the tournament and upload forms; these subclasses add the list
 choice, which only the ratings app knows about.
 """
 
@@ -12,7 +12,7 @@ from django import forms
 from django.utils.translation import gettext_lazy as _
 
 from ratings.models import RatingList
-from tournaments.forms import ResultsUploadForm, TournamentForm
+from tournaments.views.forms import ResultsUploadForm, TournamentForm
 
 
 class TournamentListsForm(TournamentForm):

@@ -11,13 +11,13 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_POST
 
-from ratings import referee_selectors
+from ratings import tournament_selectors as referee_selectors
 from ratings.crosstable import crosstable_with_ratings
 from ratings.services import rating_impact_preview
 from tournaments import services
-from tournaments.forms import DecisionCommentForm
 from tournaments.models import Tournament
 from tournaments.permissions import can_view, is_referee
+from tournaments.views.forms import DecisionCommentForm
 
 NAV = {"nav_active": "referee"}
 

@@ -2,5 +2,5 @@ import os
 
 from django.core.asgi import get_asgi_application
 
-os.environ.setdefault("DJANGO_SETTINGS_MODULE", "clubsite.settings")
+os.environ.setdefault("DJANGO_SETTINGS_MODULE", "clubsite.config.settings")
 application = get_asgi_application()

@@ -9,7 +9,7 @@ from pathlib import Path
 import environ
 from django.core.exceptions import ImproperlyConfigured
 
-BASE_DIR = Path(__file__).resolve().parent.parent
+BASE_DIR = Path(__file__).resolve().parents[2]
 
 env = environ.Env()
 environ.Env.read_env(BASE_DIR / ".env", overwrite=False)
@@ -56,8 +56,8 @@ MIDDLEWARE = [
     "axes.middleware.AxesMiddleware",
 ]
 
-ROOT_URLCONF = "clubsite.urls"
-WSGI_APPLICATION = "clubsite.wsgi.application"
+ROOT_URLCONF = "clubsite.config.urls"
+WSGI_APPLICATION = "clubsite.config.wsgi.application"
 
 TEMPLATES = [
     {

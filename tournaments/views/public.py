@@ -1,6 +1,6 @@
 """The public list of tournaments.
 
-One tournament's page shows its ratings too, so it lives in `ratings.tournament_views`.
+One tournament's page shows its ratings too, so it lives in `tournaments.views.tournament`.
 """
 
 from __future__ import annotations
@@ -10,8 +10,8 @@ from django.shortcuts import render
 from django_tables2 import RequestConfig
 
 from tournaments import selectors
-from tournaments.filters import TournamentFilter
-from tournaments.tables import TournamentTable
+from tournaments.views.filters import TournamentFilter
+from tournaments.views.tables import TournamentTable
 
 
 def tournament_list(request: HttpRequest) -> HttpResponse:
