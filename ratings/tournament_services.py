@@ -1,7 +1,9 @@
-"""Writes of the club admin's tournament form: the tournament and the lists it goes to.
+"""Writes where a tournament meets its rating lists: the one place the workflow crosses
+into the ratings app.
 
-`tournaments.manage_services` saves the tournament (and checks who acts); these wrap it
-and set the `ListTournament` links in the same transaction.
+`tournaments.manage_services` saves the tournament and `tournaments.services` runs its
+workflow (both check who acts); these wrap them and, in the same transaction, set the
+`ListTournament` links or ask the lists to recompute (the task runs after the commit).
 """
 
 from __future__ import annotations
@@ -13,7 +15,9 @@ from django.contrib.auth.models import AbstractBaseUser
 from django.db import transaction
 
 from ratings.models import ListTournament, RatingList
+from ratings.services import rating_list_request_recompute
 from tournaments import manage_services
+from tournaments import services as workflow
 from tournaments.models import Tournament
 
 
@@ -53,3 +57,36 @@ def tournament_update_with_lists(
     current = manage_services.tournament_update(tournament=tournament, changes=changes, by=by)
     tournament_lists_set(tournament=current, rating_lists=rating_lists)
     return current
+
+
+def _request_recompute(tournament: Tournament, trigger: str) -> None:
+    for rating_list in tournament.rating_lists.all():
+        rating_list_request_recompute(
+            rating_list=rating_list, from_date=tournament.end_date, trigger=trigger
+        )
+
+
+@transaction.atomic
+def tournament_approve_and_rate(
+    *, tournament: Tournament, by: AbstractBaseUser, comment: str = ""
+) -> Tournament:
+    """Approve the table and queue the recompute of every list it counts for, after the
+    commit (a failed approval queues nothing)."""
+    tournament = workflow.tournament_approve(tournament=tournament, by=by, comment=comment)
+    _request_recompute(tournament, trigger=f"approval of tournament {tournament.pk}")
+    return tournament
+
+
+@transaction.atomic
+def tournament_reopen_and_unrate(
+    *, tournament: Tournament, by: AbstractBaseUser, comment: str = ""
+) -> Tournament:
+    """Reopen the table; if it was approved, its lists recompute without it."""
+    was_approved = (
+        Tournament.objects.select_for_update().get(pk=tournament.pk).status
+        == Tournament.Status.APPROVED
+    )
+    tournament = workflow.tournament_reopen(tournament=tournament, by=by, comment=comment)
+    if was_approved:
+        _request_recompute(tournament, trigger=f"reopening of tournament {tournament.pk}")
+    return tournament

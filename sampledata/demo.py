@@ -18,8 +18,9 @@ from clubsite.fields import parse_grade
 from clubsite.models import Club, Member
 from ratings.models import ListTournament, PublishedList, RatingList
 from ratings.services import rating_list_publish
+from ratings.tournament_services import tournament_approve_and_rate
 from tournaments.models import Game, Participant, Tournament
-from tournaments.services import Pairing, round_replace, tournament_approve, tournament_submit
+from tournaments.services import Pairing, round_replace, tournament_submit
 
 SEED = 20261121
 PASSWORDS = {
@@ -484,7 +485,7 @@ def _tournament(rng, spec, clubs, groups, lists, admins, referee) -> Tournament 
     if spec.status in ("submitted", "approved"):
         tournament_submit(tournament=tournament, by=admin)
     if spec.status == "approved":
-        tournament_approve(
+        tournament_approve_and_rate(
             tournament=tournament, by=referee, comment="Checked against the paper table."
         )
     tournament.refresh_from_db()

@@ -14,6 +14,7 @@ from django.views.decorators.http import require_GET, require_POST
 from ratings import tournament_selectors as referee_selectors
 from ratings.crosstable import crosstable_with_ratings
 from ratings.services import rating_impact_preview
+from ratings.tournament_services import tournament_approve_and_rate
 from tournaments import services
 from tournaments.models import Tournament
 from tournaments.permissions import can_view, is_referee
@@ -80,7 +81,7 @@ def referee_decide(request: HttpRequest, pk: int) -> HttpResponse:
     comment = form.cleaned_data["comment"]
     try:
         if decision == "approve":
-            services.tournament_approve(tournament=tournament, by=request.user, comment=comment)
+            tournament_approve_and_rate(tournament=tournament, by=request.user, comment=comment)
             messages.success(request, _("Approved. The rating lists are being recomputed."))
         else:
             services.tournament_reject(tournament=tournament, by=request.user, comment=comment)

@@ -17,6 +17,7 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
 from clubsite.models import Member
+from ratings.tournament_services import tournament_reopen_and_unrate
 from tournaments import manage_selectors, manage_services, selectors, services
 from tournaments.models import Participant, Tournament
 from tournaments.views.forms import (
@@ -219,7 +220,7 @@ def manage_reopen(request: HttpRequest, pk: int) -> HttpResponse:
     form = DecisionCommentForm(request.POST)
     comment = form.cleaned_data["comment"] if form.is_valid() else ""
     try:
-        services.tournament_reopen(tournament=tournament, by=request.user, comment=comment)
+        tournament_reopen_and_unrate(tournament=tournament, by=request.user, comment=comment)
     except ValidationError as error:
         for message in error_messages(error):
             messages.error(request, message)
