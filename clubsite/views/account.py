@@ -1,8 +1,4 @@
-"""The club domain's own page: "my profile".
-
-Home, a club's page and the calculator show ratings and tournaments, so they live in
-`clubsite.views.public` (imports run ratings → tournaments → clubsite).
-"""
+"""A player's own page: "my profile" (home, a club's page: `clubsite.views.public`)."""
 
 from __future__ import annotations
 

@@ -1,8 +1,8 @@
 """The site pages that show clubs, tournaments and ratings together: home, a club, the
 win-probability calculator.
 
-They live in the ratings app because imports run ratings → tournaments → clubsite;
-`clubsite.config.site_urls` mounts them under their old names.
+Pages sit above every domain app, so they read clubs, tournaments and ratings alike
+(`clubsite.config.site_urls` mounts them).
 """
 
 from __future__ import annotations

@@ -1,6 +1,6 @@
 """The public list of tournaments.
 
-One tournament's page shows its ratings too, so it lives in `tournaments.views.tournament`.
+One tournament's page, with its ratings, is `tournaments.views.tournament`.
 """
 
 from __future__ import annotations

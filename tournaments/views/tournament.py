@@ -1,7 +1,7 @@
 """The public page of one tournament: its crosstable with each list's rating changes.
 
-The tournament list stays in `tournaments.views.public`; this page lives here because it shows
-what the ratings app made of the table.
+The tournament list is in `tournaments.views.public`; this page also reads what the
+ratings app made of the table (`ratings.crosstable`).
 """
 
 from __future__ import annotations
