@@ -15,6 +15,7 @@ import time
 from dataclasses import dataclass
 from typing import Any
 
+from celery import signature
 from django.db import connection, transaction
 from django.db.models import F
 from django.db.models.functions import Coalesce, Least
@@ -38,6 +39,7 @@ from ratings.systems.model import BadInput
 from tournaments.models import Tournament
 
 logger = logging.getLogger(__name__)
+RECOMPUTE_TASK = "ratings.tasks.recompute_rating_list"
 HISTORY_COLUMNS = [
     "member_id", "tournament_id", "date", "sequence", "rating_in", "before", "after", "change",
     "games_count", "rated", "provisional", "anomalous", "reset", "grade", "list_grade",
@@ -85,11 +87,13 @@ def _mark_pending(rating_list_id: int, from_date: dt.date) -> None:
 
 def recompute_enqueue(*, rating_list_id: int, trigger: str) -> bool:
     """`delay`, but a broker outage must not turn a recorded approval into an error:
-    the request stays in the database and the sweep (or `manage.py recompute`) runs it."""
-    from ratings.tasks import recompute_rating_list
+    the request stays in the database and the sweep (or `manage.py recompute`) runs it.
 
+    The task is named, not imported: `ratings.tasks` calls this module, so importing it
+    back would make a cycle. `RatingsConfig.ready` registers the tasks in every process,
+    so the signature finds the task (and honours the in-process mode without a broker)."""
     try:
-        recompute_rating_list.delay(rating_list_id, trigger)
+        signature(RECOMPUTE_TASK, args=(rating_list_id, trigger)).delay()
     except Exception:  # noqa: BLE001 - kombu raises many kinds; all mean "not queued now"
         logger.warning(
             "Could not queue the recompute of list %s; it stays pending.",

@@ -9,6 +9,7 @@ from ratings import services
 
 
 @shared_task(
+    name=services.RECOMPUTE_TASK,
     acks_late=True,
     reject_on_worker_lost=True,
     autoretry_for=(Exception,),

@@ -17,7 +17,7 @@ python manage.py compilemessages -v 0 2>/dev/null || true
 worker_pid=""
 if [[ -n "${CELERY_BROKER_URL:-}" ]]; then
   echo "Starting a Celery worker (broker: ${CELERY_BROKER_URL})"
-  celery -A clubsite worker -B --loglevel=warning --concurrency=1 &
+  celery -A clubsite.config worker -B --loglevel=warning --concurrency=1 &
   worker_pid=$!
   trap '[[ -n "$worker_pid" ]] && kill "$worker_pid" 2>/dev/null' EXIT
 fi

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Run every test: lint, types, and the pytest suite (engine, pipeline, pages, browser).
+# Run every test: lint, import contracts, types, and the pytest suite (engine, pipeline, pages, browser).
 # On SQLite with in-process tasks by default; set DATABASE_URL / CELERY_BROKER_URL for
 # PostgreSQL and Redis (the worker tests then start a real Celery worker).
 set -euo pipefail
@@ -12,6 +12,7 @@ pip install --quiet --disable-pip-version-check -r requirements-dev.txt
 
 ruff check .
 ruff format --check .
+lint-imports
 python manage.py compilemessages -v 0 2>/dev/null || true
 
 status=0

@@ -11,7 +11,7 @@ import os
 import pytest
 from hypothesis import HealthCheck, settings
 
-from clubsite.celery import app as celery_app
+from clubsite.config.celery import app as celery_app
 
 settings.register_profile(
     "ci", deadline=None, suppress_health_check=[HealthCheck.too_slow], derandomize=True

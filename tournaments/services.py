@@ -1,9 +1,11 @@
 """The results table's workflow: draft → submitted → approved | rejected → (reopen) draft.
 
 Each function checks the state and who acts, records who and when, and runs in one
-transaction. Approval (and reopening an approved table) asks the rating lists to
-recompute through `ratings.services.rating_list_request_recompute`, the one door
-from this app into the ratings app.
+transaction. This app knows nothing of rating lists: approving a table (and reopening
+an approved one) also asks its lists to recompute, and that crossing lives one level up,
+in `ratings.tournament_services.tournament_approve_and_rate` and
+`tournament_reopen_and_unrate`, which wrap these steps in the same transaction. Pages
+and commands call those.
 """
 
 from __future__ import annotations
@@ -26,15 +28,6 @@ Status = Tournament.Status
 
 class WorkflowError(ValidationError):
     """The table is not in a state that allows this step."""
-
-
-def _request_recompute(tournament: Tournament, trigger: str) -> None:
-    from ratings.services import rating_list_request_recompute
-
-    for rating_list in tournament.rating_lists.all():
-        rating_list_request_recompute(
-            rating_list=rating_list, from_date=tournament.end_date, trigger=trigger
-        )
 
 
 def _locked(tournament: Tournament) -> Tournament:
@@ -76,7 +69,8 @@ def tournament_submit(*, tournament: Tournament, by: AbstractBaseUser) -> Tourna
 def tournament_approve(
     *, tournament: Tournament, by: AbstractBaseUser, comment: str = ""
 ) -> Tournament:
-    """Approve and queue the recompute of every list the table counts for, after the commit."""
+    """Approve the table (the workflow step only: `ratings.tournament_services.
+    tournament_approve_and_rate` adds the recompute of its lists)."""
     tournament = _locked(tournament)
     if not is_referee(by, tournament):
         raise PermissionDenied(_("Only a referee of its rating lists approves a table."))
@@ -89,7 +83,6 @@ def tournament_approve(
     TournamentLog.objects.create(
         tournament=tournament, action=TournamentLog.Action.APPROVED, by=by, comment=comment
     )
-    _request_recompute(tournament, trigger=f"approval of tournament {tournament.pk}")
     return tournament
 
 
@@ -116,8 +109,9 @@ def tournament_reject(*, tournament: Tournament, by: AbstractBaseUser, comment: 
 def tournament_reopen(
     *, tournament: Tournament, by: AbstractBaseUser, comment: str = ""
 ) -> Tournament:
-    """Back to draft for corrections. Reopening an approved table takes its ratings out
-    (the lists recompute without it) and only its referees or staff may do that."""
+    """Back to draft for corrections. Only its referees or staff reopen an approved table
+    (`ratings.tournament_services.tournament_reopen_and_unrate` then takes its ratings
+    out: the lists recompute without it)."""
     tournament = _locked(tournament)
     _expect(tournament, Status.REJECTED, Status.APPROVED, Status.SUBMITTED)
     was_approved = tournament.status == Status.APPROVED
@@ -133,8 +127,6 @@ def tournament_reopen(
     TournamentLog.objects.create(
         tournament=tournament, action=TournamentLog.Action.REOPENED, by=by, comment=comment
     )
-    if was_approved:
-        _request_recompute(tournament, trigger=f"reopening of tournament {tournament.pk}")
     return tournament
 
 

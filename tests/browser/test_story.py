@@ -9,6 +9,7 @@ import re
 import pytest
 
 from ratings.models import ListTournament
+from ratings.tournament_services import tournament_approve_and_rate as tournament_approve
 from tests.factories import (
     ClubFactory,
     MemberFactory,
@@ -18,7 +19,7 @@ from tests.factories import (
     UserFactory,
 )
 from tests.web.manage_data import FAST_HASHERS, build
-from tournaments.services import Pairing, round_replace, tournament_approve
+from tournaments.services import Pairing, round_replace
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 PASSWORD = "correct-horse-battery"

@@ -16,8 +16,8 @@ from django.contrib.auth import get_user_model
 from django.core.management import call_command
 
 from clubsite.models import Club, Member
-from ratings.demo import PASSWORDS
 from ratings.models import RatingEntry, RatingHistory, RatingList, RecomputeRun
+from sampledata.demo import PASSWORDS
 from tournaments.models import Game, Tournament
 
 pytestmark = pytest.mark.django_db(transaction=True)

@@ -31,7 +31,7 @@ VARIED = (
 
 def _env(**extra: str) -> dict[str, str]:
     env = {k: v for k, v in os.environ.items() if k not in VARIED}
-    env["DJANGO_SETTINGS_MODULE"] = "clubsite.settings"
+    env["DJANGO_SETTINGS_MODULE"] = "clubsite.config.settings"
     env.update(extra)
     return env
 
@@ -66,7 +66,7 @@ def test_debug_from_environment(value: str, expected: str) -> None:
 def test_celery_eager_without_a_broker() -> None:
     code = (
         "import django; django.setup(); from django.conf import settings; "
-        "from clubsite.celery import app; "
+        "from clubsite.config.celery import app; "
         "print(settings.CELERY_TASK_ALWAYS_EAGER, app.conf.task_always_eager)"
     )
     result = _run(["-c", code])
@@ -79,7 +79,7 @@ def test_celery_eager_task_without_a_broker_logs_no_broker_warning(broker: str |
     """Eager mode still takes a producer from the pool; an empty broker URL made kombu
     log "No hostname was supplied. Reverting to default 'localhost'" on every approval."""
     code = (
-        "import django; django.setup(); from clubsite.celery import app\n"
+        "import django; django.setup(); from clubsite.config.celery import app\n"
         "@app.task(name='probe')\n"
         "def probe():\n    return 41 + 1\n"
         "print(probe.delay().get(), app.conf.task_always_eager, app.conf.broker_url)"
@@ -94,7 +94,7 @@ def test_celery_eager_task_without_a_broker_logs_no_broker_warning(broker: str |
 def test_celery_not_eager_with_a_broker() -> None:
     code = (
         "import django; django.setup(); from django.conf import settings; "
-        "from clubsite.celery import app; "
+        "from clubsite.config.celery import app; "
         "print(settings.CELERY_TASK_ALWAYS_EAGER, app.conf.task_always_eager, app.conf.broker_url)"
     )
     result = _run(["-c", code], CELERY_BROKER_URL="redis://127.0.0.1:6379/9")

@@ -16,6 +16,8 @@ from django.core.exceptions import PermissionDenied, ValidationError
 
 from clubsite.models import Club, Member
 from ratings.models import ListTournament, RatingEntry, RatingHistory, RatingList, RecomputeRun
+from ratings.tournament_services import tournament_approve_and_rate as tournament_approve
+from ratings.tournament_services import tournament_reopen_and_unrate as tournament_reopen
 from tests.factories import (
     ClubFactory,
     MemberFactory,
@@ -30,9 +32,7 @@ from tournaments.services import (
     WorkflowError,
     round_replace,
     round_validate,
-    tournament_approve,
     tournament_reject,
-    tournament_reopen,
     tournament_submit,
 )
 

@@ -11,8 +11,8 @@ from django.core.management import CommandError, call_command
 from clubsite.models import Club, Member
 from ratings.models import ListTournament
 from tests.factories import ClubFactory, MemberFactory, RatingListFactory
-from tournaments import importing
 from tournaments.formats import MAX_UPLOAD_BYTES
+from tournaments.importing import saving
 from tournaments.models import Game, Participant, RoundSeat, Tournament, TournamentLog
 
 from .helpers import table_paths
@@ -102,14 +102,14 @@ def test_a_file_with_errors_saves_nothing_and_lists_every_problem(egf_list, tmp_
 
 def test_a_failure_half_way_saves_nothing(egf_list, monkeypatch):
     """Round 3 fails after rounds 1 and 2, members and participants were written."""
-    real = importing.round_replace
+    real = saving.round_replace
 
     def failing(*, tournament, round_number, pairings, by):
         if round_number == 3:
             raise RuntimeError("disk full")
         return real(tournament=tournament, round_number=round_number, pairings=pairings, by=by)
 
-    monkeypatch.setattr(importing, "round_replace", failing)
+    monkeypatch.setattr(saving, "round_replace", failing)
     before = _counts()
     with pytest.raises(RuntimeError):
         _run(str(TABLE), "--list", "egf", "--format", "egd")

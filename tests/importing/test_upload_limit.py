@@ -70,7 +70,7 @@ def test_the_web_upload_parses_with_the_setting(client, setup, settings, monkeyp
         seen.append(max_bytes)
         return parse(data, fmt, filename, max_bytes=max_bytes)
 
-    monkeypatch.setattr("ratings.import_views.parse_results", spy)
+    monkeypatch.setattr("tournaments.views.manage.importing.parse_results", spy)
     login(client, setup, "admin")
     upload = SimpleUploadedFile("kpmc2007.txt", TABLE.read_bytes())
     response = client.post(reverse("manage_import"), {"file": upload, "organiser": setup.club.pk})

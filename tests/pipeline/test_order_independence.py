@@ -9,6 +9,8 @@ import pytest
 
 from ratings.models import RatingEntry, RatingHistory
 from ratings.systems import rate_json
+from ratings.tournament_services import tournament_approve_and_rate as tournament_approve
+from ratings.tournament_services import tournament_reopen_and_unrate as tournament_reopen
 from tests.factories import ClubFactory, RatingListFactory
 from tests.pipeline.builders import (
     SYSTEM_GAMES,
@@ -17,7 +19,7 @@ from tests.pipeline.builders import (
     submitted,
     tournament_with_games,
 )
-from tournaments.services import tournament_approve, tournament_reopen, tournament_submit
+from tournaments.services import tournament_submit
 
 pytestmark = pytest.mark.django_db
 

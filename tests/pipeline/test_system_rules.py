@@ -11,6 +11,7 @@ from ratings.models import ListTournament, PublishedEntry, RatingEntry, RatingHi
 from ratings.services import rating_list_publish
 from ratings.systems import rate_json
 from ratings.systems.grades import Grade
+from ratings.tournament_services import tournament_approve_and_rate as tournament_approve
 from tests.factories import ClubFactory, MemberFactory, RatingListFactory, TournamentFactory
 from tests.pipeline.builders import (
     SYSTEM_GAMES,
@@ -20,7 +21,7 @@ from tests.pipeline.builders import (
     tournament_with_games,
 )
 from tournaments.models import Participant
-from tournaments.services import Pairing, round_replace, tournament_approve
+from tournaments.services import Pairing, round_replace
 
 pytestmark = pytest.mark.django_db
 

@@ -1,6 +1,6 @@
 """A real Celery worker on the real Redis, with PostgreSQL (issue 6).
 
-These tests start `celery -A clubsite worker` as a subprocess against the test
+These tests start `celery -A clubsite.config worker` as a subprocess against the test
 database and approve tables through `manage.py approve_tournament` subprocesses, so
 every message really crosses the broker. Without PostgreSQL and Redis they skip
 (under CI=true they fail).
@@ -21,9 +21,9 @@ import pytest
 from django.conf import settings
 from django.db import connection
 
-from ratings.benchdata import bench_generate
 from ratings.models import ListTournament, RatingEntry, RatingHistory, RatingList, RecomputeRun
 from ratings.services import rating_list_recompute
+from sampledata.bench import bench_generate
 from tests.factories import ClubFactory, RatingListFactory
 from tests.pipeline.builders import members, submitted, tournament_with_games
 from tournaments.models import Game, Tournament
@@ -85,7 +85,7 @@ class Worker:
                 "-m",
                 "celery",
                 "-A",
-                "clubsite",
+                "clubsite.config",
                 "worker",
                 "-B",
                 "--concurrency=1",

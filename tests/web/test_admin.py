@@ -7,7 +7,7 @@ from django.apps import apps
 from django.contrib import admin
 from django.urls import reverse
 
-from ratings.demo import demo_load
+from sampledata.demo import demo_load
 from tests.factories import UserFactory
 
 APPS = ("clubsite", "tournaments", "ratings")

@@ -9,7 +9,7 @@ from django.utils import translation
 from ratings.system_titles import SYSTEM_TITLES, system_title
 from ratings.systems.registry import SYSTEMS
 from tournaments.formats import FORMATS
-from tournaments.forms import FORMAT_TITLES
+from tournaments.views.forms import FORMAT_TITLES
 
 
 def test_every_system_and_format_has_a_translatable_title():
@@ -36,7 +36,7 @@ def test_every_system_and_format_has_a_translatable_title():
 )  # fmt: skip
 def test_titles_and_notes_are_translated(client, lang, system, fmt, ufgo_note):
     from clubsite.models import Club
-    from tournaments.forms import ResultsUploadForm
+    from tournaments.views.forms import ResultsUploadForm
 
     with translation.override(lang):
         assert system_title("ufgo") == system

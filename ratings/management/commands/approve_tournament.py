@@ -6,8 +6,8 @@ from django.core.management.base import BaseCommand, CommandError
 from django.db import transaction
 
 from ratings.models import RatingList, RecomputeRun
+from ratings.tournament_services import tournament_approve_and_rate
 from tournaments.models import Tournament
-from tournaments.services import tournament_approve
 
 SYSTEM_REFEREE = "system-referee"
 
@@ -36,7 +36,7 @@ class Command(BaseCommand):
             raise CommandError(f"no tournament {tournament_id}") from error
         try:
             with transaction.atomic():
-                tournament_approve(tournament=tournament, by=system_referee())
+                tournament_approve_and_rate(tournament=tournament, by=system_referee())
         except ValidationError as error:
             raise CommandError("; ".join(error.messages)) from error
         self.stdout.write(f"tournament {tournament_id} approved")

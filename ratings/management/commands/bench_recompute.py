@@ -11,11 +11,12 @@ import uuid
 from django.core.management.base import BaseCommand
 from django.db import transaction
 
-from ratings.benchdata import ROUNDS, bench_generate
 from ratings.models import ListTournament, RatingEntry, RatingList
 from ratings.services import rating_list_recompute
+from ratings.tournament_services import tournament_approve_and_rate
+from sampledata.bench import ROUNDS, bench_generate
 from tournaments.models import Game, Participant, Tournament
-from tournaments.services import seats_create, tournament_approve
+from tournaments.services import seats_create
 
 from .approve_tournament import system_referee
 
@@ -78,7 +79,7 @@ class Command(BaseCommand):
                 tournament = self._tournament(rating_list, member_ids, day, f"{label}-{attempt}")
                 started = time.perf_counter()
                 with transaction.atomic():
-                    tournament_approve(tournament=tournament, by=system_referee())
+                    tournament_approve_and_rate(tournament=tournament, by=system_referee())
                 self._wait(rating_list)
                 timings.append(time.perf_counter() - started)
                 visible = RatingEntry.objects.filter(

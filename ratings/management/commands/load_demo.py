@@ -1,8 +1,8 @@
 from django.core.management.base import BaseCommand
 
 from clubsite.models import Member
-from ratings.demo import PASSWORDS, demo_load
 from ratings.models import RatingEntry
+from sampledata.demo import PASSWORDS, demo_load
 from tournaments.models import Tournament
 
 

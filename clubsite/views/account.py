@@ -1,0 +1,40 @@
+"""A player's own page: "my profile" (home, a club's page: `clubsite.views.public`)."""
+
+from __future__ import annotations
+
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.core.exceptions import ValidationError
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import redirect, render
+from django.utils.translation import gettext as _
+
+from clubsite import selectors
+from clubsite.forms import ContactForm
+from clubsite.services import account_update_contact
+
+
+@login_required
+def my_profile(request: HttpRequest) -> HttpResponse:
+    """The account's e-mail (where password resets go) and, for a linked player, his phone.
+    The player's e-mail is kept equal to the account's."""
+    member = selectors.member_for_user(request.user)
+    initial = {
+        "email": request.user.email or (member.email if member else ""),
+        "phone": member.phone if member else "",
+    }
+    form = ContactForm(request.POST or None, initial=initial, with_phone=member is not None)
+    if request.method == "POST" and form.is_valid():
+        try:
+            account_update_contact(
+                user=request.user,
+                member=member,
+                email=form.cleaned_data["email"],
+                phone=form.cleaned_data.get("phone"),
+            )
+        except ValidationError as error:
+            form.add_error(None, error)
+        else:
+            messages.success(request, _("Your contact details are saved."))
+            return redirect("my_profile")
+    return render(request, "clubsite/my_profile.html", {"member": member, "form": form})

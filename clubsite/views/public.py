@@ -1,0 +1,67 @@
+"""The site pages that show clubs, tournaments and ratings together: home, a club, the
+win-probability calculator.
+
+Pages sit above every domain app, so they read clubs, tournaments and ratings alike
+(`clubsite.config.site_urls` mounts them).
+"""
+
+from __future__ import annotations
+
+from django.core.exceptions import ObjectDoesNotExist
+from django.http import Http404, HttpRequest, HttpResponse
+from django.shortcuts import render
+
+from clubsite.forms import CalculatorForm
+from clubsite.selectors import club_get
+from ratings import site_selectors
+from ratings.selectors import rating_list_all
+from tournaments.selectors import tournaments_recent_rated, tournaments_waiting
+
+
+def home(request: HttpRequest) -> HttpResponse:
+    return render(
+        request,
+        "clubsite/home.html",
+        {
+            "lists": rating_list_all(),
+            "recent": tournaments_recent_rated(),
+            "waiting": tournaments_waiting(),
+        },
+    )
+
+
+def club_detail(request: HttpRequest, slug: str) -> HttpResponse:
+    try:
+        club = club_get(slug)
+    except ObjectDoesNotExist as error:
+        raise Http404 from error
+    return render(
+        request,
+        "clubsite/club_detail.html",
+        {
+            "club": club,
+            "members": site_selectors.club_members(club),
+            "tournaments": site_selectors.club_tournaments(club),
+            "lists": club.rating_lists.all(),
+        },
+    )
+
+
+def calculator(request: HttpRequest) -> HttpResponse:
+    answer = None
+    form = CalculatorForm(request.GET or None)
+    if form.is_valid():
+        data = form.cleaned_data
+        answer = site_selectors.calculate(
+            game=data["game"],
+            a=data.get("a"),
+            b=data.get("b"),
+            rating_a=data.get("rating_a"),
+            rating_b=data.get("rating_b"),
+            handicap=data.get("handicap") or 0,
+        )
+    return render(
+        request,
+        "clubsite/calculator.html",
+        {"form": form, "answer": answer, "nav_active": "calculator"},
+    )

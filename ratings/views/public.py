@@ -1,0 +1,363 @@
+"""Public rating pages: the lists, a list (live or a published snapshot), a player's profile."""
+
+from __future__ import annotations
+
+import csv
+import datetime as dt
+import html
+from dataclasses import dataclass
+
+from django.core.exceptions import ObjectDoesNotExist
+from django.db.models import Q
+from django.http import Http404, HttpRequest, HttpResponse
+from django.shortcuts import get_object_or_404, render
+from django.urls import reverse
+from django.utils.html import format_html
+from django.utils.safestring import mark_safe
+from django.utils.text import slugify
+from django.utils.translation import gettext as _
+from django_tables2 import RequestConfig
+
+from ratings import selectors
+from ratings.formatting import format_change, format_expectation, format_rating
+from ratings.models import PublishedList, RatingList
+from ratings.system_titles import system_title
+from ratings.views import filters
+from ratings.views.filters import RatingEntryFilter
+from ratings.views.pagination import CachedCountPaginator
+from ratings.views.tables import RatingEntryTable, SnapshotTable, csv_header, csv_row
+
+PER_PAGE_CHOICES = (25, 50, 100, 200)
+DEFAULT_PER_PAGE = 50
+
+
+def _per_page(request: HttpRequest) -> int:
+    try:
+        value = int(request.GET.get("per_page", DEFAULT_PER_PAGE))
+    except ValueError:
+        return DEFAULT_PER_PAGE
+    return value if value in PER_PAGE_CHOICES else DEFAULT_PER_PAGE
+
+
+def _list_or_404(slug: str) -> RatingList:
+    return get_object_or_404(RatingList, slug=slug)
+
+
+def _system_title(rating_list: RatingList) -> str:
+    return system_title(rating_list.system)
+
+
+def rating_lists(request: HttpRequest) -> HttpResponse:
+    lists = selectors.rating_list_all()
+    return render(request, "ratings/rating_lists.html", {"lists": lists, "nav_active": "ratings"})
+
+
+def _filtered_table(
+    request: HttpRequest, rating_list: RatingList, *, paginate: bool = True
+) -> tuple[RatingEntryFilter, RatingEntryTable]:
+    filterset = RatingEntryFilter(
+        request.GET,
+        queryset=selectors.rating_entries(rating_list),
+        rating_list=rating_list,
+        countries=selectors.rating_list_countries(rating_list),
+        clubs=selectors.rating_list_clubs(rating_list),
+    )
+    table = RatingEntryTable(selectors.with_rank(filterset.qs), system=rating_list.system)
+    query = sorted((k, v) for k, v in request.GET.lists() if k not in ("page", "sort", "per_page"))
+    config: dict | bool = False
+    if paginate:
+        config = {
+            "per_page": _per_page(request),
+            "paginator_class": CachedCountPaginator,
+            "count_key": selectors.list_version_key(rating_list, "count", query, filters.today()),
+        }
+    RequestConfig(request, paginate=config).configure(table)
+    return filterset, table
+
+
+def _headers(request: HttpRequest, table: RatingEntryTable) -> list[dict[str, str]]:
+    """Column headers with their sort links (what django-tables2's template would draw)."""
+    headers = []
+    for column in table.columns:
+        css = "num" if column.name in ("rank", "rating", "tournaments") else ""
+        url = ""
+        if column.orderable:
+            query = request.GET.copy()
+            query.pop("page", None)
+            query["sort"] = column.order_by_alias.next
+            url = "?" + query.urlencode()
+            if column.is_ordered:
+                css += " desc" if column.order_by_alias.is_descending else " asc"
+        headers.append({"label": str(column.header), "url": url, "css": css.strip()})
+    return headers
+
+
+def _page_range(page_number: int, pages: int) -> list[int | None]:
+    """1 … 4 5 [6] 7 8 … 40: the first, the last, and two either side (None = a gap)."""
+    shown = sorted({1, pages, *range(max(1, page_number - 2), min(pages, page_number + 2) + 1)})
+    out: list[int | None] = []
+    for p in shown:
+        if out and p - (out[-1] or 0) > 1:
+            out.append(None)
+        out.append(p)
+    return out
+
+
+def rating_list(request: HttpRequest, slug: str) -> HttpResponse:
+    the_list = _list_or_404(slug)
+    filterset, table = _filtered_table(request, the_list)
+    records = list(table.page.object_list.data) if table.page else []
+    for record in records:
+        record.shown = format_rating(record.rating, the_list.system, record.provisional)
+    base_query = request.GET.copy()
+    base_query.pop("page", None)
+    page_query = base_query.urlencode() + "&" if base_query else ""
+    pages = table.paginator.num_pages if table.page else 1
+    query = request.GET.copy()
+    query.pop("page", None)
+    page_query = request.GET.copy()
+    page_query["page"] = table.page.number if table.page else 1
+    return render(
+        request,
+        "ratings/rating_list.html",
+        {
+            "rating_list": the_list,
+            "system_title": _system_title(the_list),
+            "filter": filterset,
+            "table": table,
+            "records": records,
+            "headers": _headers(request, table),
+            "page_query": page_query,
+            "page_range": _page_range(table.page.number if table.page else 1, pages),
+            "player_prefix": reverse("player_detail", args=[0])[:-2],
+            "club_prefix": reverse("club_detail", args=["x"])[:-2],
+            "snapshots": selectors.snapshots_of(the_list)[:24],
+            "csv_all_query": query.urlencode(),
+            "csv_page_query": page_query.urlencode(),
+            "per_page_choices": PER_PAGE_CHOICES,
+            "per_page": _per_page(request),
+            "nav_active": "ratings",
+        },
+    )
+
+
+def rating_list_csv(request: HttpRequest, slug: str) -> HttpResponse:
+    """The rows the page shows (same filter, order and page); with `all=1`, every matching row."""
+    the_list = _list_or_404(slug)
+    every_row = request.GET.get("all") == "1"
+    _filterset, table = _filtered_table(request, the_list, paginate=not every_row)
+    records = table.data if every_row else table.page.object_list.data
+    response = HttpResponse(content_type="text/csv; charset=utf-8")
+    filename = f"{slugify(the_list.slug)}-{dt.date.today().isoformat()}.csv"
+    response["Content-Disposition"] = f'attachment; filename="{filename}"'
+    writer = csv.writer(response)
+    writer.writerow(csv_header(table))
+    for record in records:
+        writer.writerow(csv_row(table, record))
+    return response
+
+
+def rating_snapshot(request: HttpRequest, slug: str, date: str) -> HttpResponse:
+    the_list = _list_or_404(slug)
+    try:
+        day = dt.date.fromisoformat(date)
+    except ValueError as error:
+        raise Http404 from error
+    snapshot = get_object_or_404(PublishedList, rating_list=the_list, date=day)
+    entries = selectors.snapshot_entries(snapshot)
+    search = request.GET.get("q", "").strip()
+    if search:
+        for word in search.split()[:4]:
+            entries = entries.filter(
+                Q(member__family_name__icontains=word) | Q(member__given_name__icontains=word)
+            )
+    table = SnapshotTable(entries, system=the_list.system)
+    RequestConfig(request, paginate={"per_page": _per_page(request)}).configure(table)
+    return render(
+        request,
+        "ratings/rating_snapshot.html",
+        {
+            "rating_list": the_list,
+            "system_title": _system_title(the_list),
+            "snapshot": snapshot,
+            "snapshots": selectors.snapshots_of(the_list)[:24],
+            "table": table,
+            "search": search,
+            "nav_active": "ratings",
+        },
+    )
+
+
+def _change_css(value: float | None) -> str:
+    if not value:
+        return ""
+    return "change-up" if value > 0 else "change-down"
+
+
+BREAKDOWN_ROW = (
+    '<tr><td>{}</td><td>{}</td><td class="num">{}</td><td class="{}">{}</td>'
+    '<td class="num">{}</td><td class="num {}">{}</td></tr>'
+)
+
+
+H2H_ROW = (
+    '<tr><td><a href="?vs={0}#h2h">{1}</a></td><td class="num">{2}</td>'
+    '<td class="num result-win">{3}</td><td class="num result-loss">{4}</td>'
+    '<td class="num">{5}</td></tr>'
+)
+
+
+def _esc(text: object) -> str:
+    """HTML-escape (& < > " ') without Django's lazy-string machinery: called ~10,000 times."""
+    return html.escape(str(text), quote=True)
+
+
+def _result(score: object, results: dict, draw: tuple[str, str]) -> tuple[str, str]:
+    if not isinstance(score, int | float):
+        return "", "—"
+    css, label = results.get(float(score), draw)
+    return css, _esc(label)
+
+
+def _opponent_link(game: selectors.GameLine, player_prefix: str) -> str:
+    if game.opponent_id is None:
+        return _esc(game.opponent_name)
+    return f'<a href="{player_prefix}{int(game.opponent_id)}/">{_esc(game.opponent_name)}</a>'
+
+
+def _decorate(profile: selectors.Profile) -> None:
+    """Display strings for the history and breakdown tables, made once in Python: a player
+    with 200 tournaments has many breakdown rows, too many for template filters."""
+    labels = _BreakdownLabels.make()
+    for section in profile.sections:
+        for line in section.lines:
+            _decorate_line(line, section.rating_list.system, labels)
+
+
+@dataclass(frozen=True)
+class _BreakdownLabels:
+    """What every breakdown row shares, worked out once per page rather than per row."""
+
+    player_prefix: str
+    results: dict[float, tuple[str, str]]
+    draw: tuple[str, str]
+
+    @classmethod
+    def make(cls) -> _BreakdownLabels:
+        return cls(
+            player_prefix=reverse("player_detail", args=[0])[:-2],
+            results={1.0: ("result-win", _("won")), 0.0: ("result-loss", _("lost"))},
+            draw=("result-draw", _("draw")),
+        )
+
+
+def _decorate_line(line: selectors.HistoryLine, system: str, labels: _BreakdownLabels) -> None:
+    player_prefix, results, draw = labels.player_prefix, labels.results, labels.draw
+    row = line.row
+    line.before_s = format_rating(row.before, system)
+    line.after_s = format_rating(row.after, system, row.provisional)
+    line.change_s = format_change(row.change, system)
+    line.change_css = _change_css(row.change)
+    line.raised_s = (
+        _("Start raised from %(from)s to %(to)s: %(why)s.")
+        % {
+            "from": format_rating(row.rating_in, system),
+            "to": line.before_s,
+            "why": _("reset") if row.reset else _("anomaly"),
+        }
+        if line.raised
+        else ""
+    )
+    line.games_html = mark_safe(  # noqa: S308 - every value escaped by _esc
+        "".join(
+            BREAKDOWN_ROW.format(
+                _esc(game.round),
+                _opponent_link(game, player_prefix),
+                format_rating(game.opponent_rating, system),
+                *_result(game.score, results, draw),
+                format_expectation(game.expected),
+                _change_css(game.change),
+                format_change(game.change, system),
+            )
+            for game in line.games
+        )
+    )  # fmt: skip
+
+
+def _decorate_h2h(profile: selectors.Profile) -> None:
+    profile.h2h_rows_html = mark_safe(  # noqa: S308 - every value escaped by _esc
+        "".join(
+            H2H_ROW.format(h.opponent_id, _esc(h.opponent_name), h.games, h.wins, h.losses, h.draws)
+            for h in profile.head_to_head
+        )
+    )
+
+
+def player_detail(request: HttpRequest, pk: int) -> HttpResponse:
+    try:
+        member = selectors.player_get(pk)
+    except ObjectDoesNotExist as error:
+        raise Http404 from error
+    profile = selectors.player_profile(member)
+    _decorate(profile)
+    _decorate_h2h(profile)
+    versus = None
+    versus_games = None
+    vs = request.GET.get("vs", "")
+    if vs.isdigit():
+        versus = next((h for h in profile.head_to_head if h.opponent_id == int(vs)), None)
+        if versus is not None:
+            versus_games = list(selectors.games_between(member, versus.opponent_id))
+    chosen = versus.opponent_id if versus else None
+    h2h_options = mark_safe(  # noqa: S308 - every value escaped by _esc
+        "".join(
+            f'<option value="{h.opponent_id}"{" selected" if h.opponent_id == chosen else ""}>'
+            f"{_esc(h.opponent_name)} ({h.games})</option>"
+            for h in profile.head_to_head
+        )
+    )
+    return render(
+        request,
+        "ratings/player_detail.html",
+        {
+            "member": member,
+            "profile": profile,
+            "versus": versus,
+            "versus_games": versus_games,
+            "h2h_options": h2h_options,
+            "player_prefix": reverse("player_detail", args=[0])[:-2],
+            "breakdown_head": _breakdown_head(),
+            "tournament_prefix": reverse("tournament_detail", args=[0])[:-2],
+            "is_me": request.user.is_authenticated and member.user_id == request.user.pk,
+            "nav_active": "ratings",
+        },
+    )
+
+
+def _breakdown_head() -> str:
+    return format_html(
+        '<tr><th>{}</th><th>{}</th><th class="num">{}</th><th>{}</th>'
+        '<th class="num">{}</th><th class="num">{}</th></tr>',
+        _("Round"),
+        _("Opponent"),
+        _("His rating"),
+        _("Result"),
+        _("Expected"),
+        _("Change"),
+    )
+
+
+def player_breakdown(request: HttpRequest, pk: int, row: int) -> HttpResponse:
+    """One tournament's game-by-game explanation of his change (older ones link here)."""
+    try:
+        member = selectors.player_get(pk)
+        line = selectors.player_history_line(member, row)
+    except ObjectDoesNotExist as error:
+        raise Http404 from error
+    _decorate_line(line, line.row.rating_list.system, _BreakdownLabels.make())
+    return render(
+        request,
+        "ratings/player_breakdown.html",
+        {"member": member, "line": line, "breakdown_head": _breakdown_head(),
+         "nav_active": "ratings"},
+    )  # fmt: skip

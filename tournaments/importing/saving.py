@@ -1,0 +1,414 @@
+"""The import (`results_import`): the tournament, new members, participants and games,
+saved in one transaction.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import re
+from collections import defaultdict
+from collections.abc import Iterable, Mapping
+from decimal import ROUND_HALF_UP, Decimal
+
+from django.contrib.auth.models import AbstractBaseUser
+from django.core.exceptions import PermissionDenied, ValidationError
+from django.db import transaction
+from django.utils import timezone
+from django.utils.text import slugify
+from django.utils.translation import gettext as _
+
+from clubsite.fields import parse_grade
+from clubsite.models import Club, Member
+from tournaments.formats.model import (
+    FileBye,
+    FileGame,
+    FilePlayer,
+    ResultsFile,
+    TimeControl,
+    TournamentDetails,
+)
+from tournaments.importing.common import (
+    BYE_KINDS,
+    FIDE_COUNTRIES,
+    GAME_KINDS,
+    MAX_SMALL,
+    RATED_CLASSES,
+    Choice,
+    ListTarget,
+    _declared,
+    _format_code,
+    _norm,
+)
+from tournaments.importing.matching import ImportPreview, _full_name
+from tournaments.importing.preview import _errors, _grade_errors, _name_and_dates, results_preview
+from tournaments.models import Game, Participant, Tournament, TournamentLog
+from tournaments.services import Pairing, round_replace
+
+# --- the import -----------------------------------------------------------------------
+
+
+def _resolve(
+    preview: ImportPreview, choices: Mapping[str, Choice] | None
+) -> tuple[dict[str, Member | None], list[str]]:
+    """Each file key → an existing member, or None for "create him"; and what is undecided."""
+    choices = dict(choices or {})
+    chosen_ids = {v for v in choices.values() if v != "new"}
+    chosen = Member.objects.select_related("club").in_bulk(
+        [int(v) for v in chosen_ids]  # type: ignore[arg-type]
+    )
+    resolved: dict[str, Member | None] = {}
+    errors: list[str] = []
+    for match in preview.players:
+        choice = choices.pop(match.key, None)
+        if choice == "new":
+            resolved[match.key] = None
+        elif choice is not None:
+            member = chosen.get(int(choice))
+            if member is None:
+                errors.append(
+                    _("%(player)s: there is no member %(id)s.")
+                    % {"player": match.player.name, "id": choice}
+                )
+            resolved[match.key] = member
+        elif match.status == "ambiguous":
+            names = ", ".join(f"{m.full_name} (#{m.pk})" for m in match.candidates)
+            errors.append(
+                _(
+                    "%(player)s (number %(key)s in the file) could be: %(names)s. "
+                    "Choose one, or a new member."
+                )
+                % {"player": match.player.name, "key": match.key, "names": names}
+            )
+        else:
+            resolved[match.key] = match.member
+    for key in choices:
+        errors.append(_("There is no player %(key)s in the file.") % {"key": key})
+    seen: dict[int, str] = {}
+    for key, member in resolved.items():
+        if member is None:
+            continue
+        if member.pk in seen:
+            errors.append(
+                _("Players %(a)s and %(b)s would both be %(member)s.")
+                % {"a": seen[member.pk], "b": key, "member": member.full_name}
+            )
+        seen[member.pk] = key
+    return resolved, errors
+
+
+def results_errors(
+    *,
+    results: ResultsFile,
+    organiser: Club,
+    target: ListTarget | None = None,
+    choices: Mapping[str, Choice] | None = None,
+    fmt: str | None = None,
+) -> list[str]:
+    """Every reason `results_import` would refuse the file with these choices. Writes nothing."""
+    preview = results_preview(results=results, target=target, organiser=organiser, fmt=fmt)
+    return _import_check(preview, choices, fmt)[1]
+
+
+def _import_check(
+    preview: ImportPreview, choices: Mapping[str, Choice] | None, fmt: str | None
+) -> tuple[dict[str, Member | None], list[str]]:
+    """The members the file's players become, and every reason not to save the file.
+
+    The grade check runs again on the players as chosen: a choice may make a new member
+    of a player the preview matched, or settle one it could not.
+    """
+    resolved, errors = _resolve(preview, choices)
+    results, target = preview.results, preview.target
+    code = _format_code(results, fmt)
+    listed: set[int] = set()
+    if target is not None:
+        listed = target.members_listed([m.pk for m in resolved.values() if m is not None])
+    return resolved, (
+        _errors(results, target, preview.game, list(preview.players))
+        + errors
+        + _grade_errors(results, target, resolved, listed, code)
+    )
+
+
+def results_import(
+    *,
+    results: ResultsFile,
+    organiser: Club,
+    by: AbstractBaseUser | None,
+    target: ListTarget | None = None,
+    choices: Mapping[str, Choice] | None = None,
+    status: str = Tournament.Status.SUBMITTED,
+    fmt: str | None = None,
+    source: str = "",
+) -> Tournament:
+    """Save the file as a tournament, in one transaction: all of it or nothing.
+
+    `choices` settles players the preview could not (file key → member id or "new")
+    and may override its matches. Raises ValidationError listing every player still
+    undecided, and every other reason the file cannot be saved.
+    """
+    if status not in (Tournament.Status.SUBMITTED, Tournament.Status.DRAFT):
+        raise ValidationError(_("An import is saved as a draft or submitted."))
+    if by is not None and not (by.is_staff or organiser.admins.filter(pk=by.pk).exists()):
+        raise PermissionDenied(_("Only the organising club's admins import its results."))
+    preview = results_preview(results=results, target=target, organiser=organiser, fmt=fmt)
+    resolved, errors = _import_check(preview, choices, fmt)
+    if errors:
+        raise ValidationError(errors)
+    code = _format_code(results, fmt)
+    with transaction.atomic():
+        tournament = _create_tournament(results.details, preview.game, organiser, code)
+        members = _create_members(results.players, resolved, code)
+        _fill_identities(results.players, members)
+        _create_participants(tournament, results.players, members, code)
+        _create_games(tournament, results, members)
+        linked = preview.linked_for_rating
+        if linked:
+            target.link(tournament)
+        if status == Tournament.Status.SUBMITTED:
+            tournament.status = Tournament.Status.SUBMITTED
+            tournament.submitted_at = timezone.now()
+            tournament.submitted_by = by
+            tournament.save(update_fields=["status", "submitted_at", "submitted_by"])
+        TournamentLog.objects.create(
+            tournament=tournament,
+            action=TournamentLog.Action.IMPORTED,
+            by=by,
+            comment=_log_comment(preview, source, linked),
+        )
+    return tournament
+
+
+def _log_comment(preview: ImportPreview, source: str, linked: bool) -> str:
+    lines = [
+        _("Imported %(source)s: %(players)d players (%(new)d new), %(games)d games.")
+        % {
+            "source": source or _("a results file"),
+            "players": len(preview.players),
+            "new": sum(1 for m in preview.players if m.status != "matched"),
+            "games": len(preview.results.games),
+        }
+    ]
+    if not linked:
+        lines.append(_("Not linked to a rating list for rating."))
+    lines += list(preview.checks)
+    return "\n".join(lines)
+
+
+def _unique_slug(name: str, day: dt.date) -> str:
+    base = slugify(name)[:80].strip("-") or f"tournament-{day.isoformat()}"
+    slug, n = base, 1
+    while Tournament.objects.filter(slug=slug).exists():
+        n += 1
+        slug = f"{base}-{n}"
+    return slug
+
+
+def _decimal(value: float) -> Decimal:
+    return Decimal(str(value)).quantize(Decimal("0.1"), rounding=ROUND_HALF_UP)
+
+
+def _exact_minutes(time: TimeControl | None) -> Decimal | None:
+    """EGD `TM[…]` as written (62.5 stays 62.5), when it fits the column."""
+    if time is None or time.adjusted_minutes is None:
+        return None
+    value = Decimal(str(time.adjusted_minutes))
+    if not 0 <= value < 100000 or value != value.quantize(Decimal("0.01")):
+        return None
+    return value
+
+
+def _create_tournament(
+    details: TournamentDetails, game: str, organiser: Club, fmt: str | None = None
+) -> Tournament:
+    name, start, end = _name_and_dates(details)
+    country = details.country.upper() if re.fullmatch(r"[A-Za-z]{2}", details.country) else ""
+    komi = details.komi if details.komi is not None and abs(details.komi) < 1000 else None
+    rounds = max(details.rounds, 1)
+    tournament = Tournament(
+        name=name,
+        slug=_unique_slug(name, end),
+        city=details.city[:120],
+        country=country,
+        start_date=start,
+        end_date=end,
+        game=game,
+        board_size=details.board_size or 19,
+        tournament_class=details.tournament_class
+        if details.tournament_class in RATED_CLASSES
+        else Tournament.Klass.A,
+        handicap_rule=f"h{details.handicap_rule}" if details.handicap_rule is not None else "",
+        komi=_decimal(komi) if komi is not None else None,
+        rounds=min(rounds, MAX_SMALL),
+        code=(details.code or "").strip()[:200],
+        comment=details.comment,
+        adjusted_minutes=_exact_minutes(details.time_control),
+        federation=details.federation[:3],
+        chief_arbiter=details.chief_arbiter[:200],
+        tournament_type=details.tournament_type[:200],
+        organiser=organiser,
+        official=details.official if details.official is not None else True,
+        status=Tournament.Status.DRAFT,
+    )
+    _apply_time_control(tournament, details.time_control)
+    tournament.save()
+    return tournament
+
+
+_BYOYOMI = re.compile(r"(\d+)\s*[x×]\s*(\d+)\s*s?", re.IGNORECASE)
+_TRF_TIME = re.compile(r"(\d+)\s*'\s*(?:\+\s*(\d+)\s*(?:''|\"))?")
+
+
+def _apply_time_control(tournament: Tournament, time: TimeControl | None) -> None:
+    """Fill what the file says; the model's defaults stand for what it does not."""
+    if time is None:
+        return
+    overtime = (time.overtime or "").lower()
+    if time.basic_minutes is not None:
+        tournament.basic_time_minutes = min(round(time.basic_minutes), MAX_SMALL)
+        if time.fischer_increment_seconds is not None:
+            tournament.overtime_kind = Tournament.Overtime.FISCHER
+            tournament.overtime_seconds = round(time.fischer_increment_seconds)
+        elif "canadian" in overtime:
+            tournament.overtime_kind = Tournament.Overtime.CANADIAN
+        elif (match := _BYOYOMI.search(overtime)) is not None:
+            tournament.overtime_kind = Tournament.Overtime.BYOYOMI
+            tournament.overtime_seconds = int(match.group(2))
+        elif not overtime or "sudden" in overtime:
+            tournament.overtime_kind = Tournament.Overtime.SUDDEN_DEATH
+            tournament.overtime_seconds = 0
+    elif time.adjusted_minutes is not None:
+        # EGD `TM[…]` is the adjusted time already: store it as that much sudden death.
+        tournament.basic_time_minutes = min(round(time.adjusted_minutes), MAX_SMALL)
+        tournament.overtime_kind = Tournament.Overtime.SUDDEN_DEATH
+        tournament.overtime_seconds = 0
+    elif time.description and (match := _TRF_TIME.search(time.description)) is not None:
+        tournament.basic_time_minutes = min(int(match.group(1)), MAX_SMALL)
+        if match.group(2):
+            tournament.overtime_kind = Tournament.Overtime.FISCHER
+            tournament.overtime_seconds = int(match.group(2))
+        else:
+            tournament.overtime_kind = Tournament.Overtime.SUDDEN_DEATH
+            tournament.overtime_seconds = 0
+
+
+def _split_name(player: FilePlayer, fmt: str | None) -> tuple[str, str]:
+    """Family and given name; CSV and JSON give one name, written "Family Given"."""
+    if player.given_name or fmt not in ("csv", "json"):
+        return (player.family_name or player.key), player.given_name
+    full = _full_name(player, fmt) or player.key
+    family, _space, given = full.partition(" ")
+    return family, given
+
+
+def _create_members(
+    players: Iterable[FilePlayer], resolved: dict[str, Member | None], fmt: str | None
+) -> dict[str, Member]:
+    clubs = {_norm(c.name): c for c in Club.objects.all()}
+    members: dict[str, Member] = {}
+    for player in players:
+        member = resolved.get(player.key)
+        if member is not None:
+            members[player.key] = member
+            continue
+        family, given = _split_name(player, fmt)
+        country = (player.country or "").upper()
+        if not country and player.federation:
+            country = FIDE_COUNTRIES.get(player.federation.upper(), "")
+        members[player.key] = Member.objects.create(
+            family_name=family[:100],
+            given_name=given[:100],
+            grade=parse_grade(player.grade),
+            country=country if re.fullmatch(r"[A-Z]{2}", country) else "",
+            club=clubs.get(_norm(player.club)) if player.club else None,
+            egd_pin=player.egd_pin or "",
+            fide_id=player.fide_id or "",
+            fide_rating=player.fide_rating if 0 < (player.fide_rating or 0) <= MAX_SMALL else None,
+            birth_date=player.birth_date,
+            birth_year=_birth_year(player),
+            fide_title=(player.title or "")[:3],
+            federation=(player.federation or "").upper()[:3],
+            sex=player.sex or "",
+            import_key=player.key[:60] if fmt == "json" else "",
+        )
+    return members
+
+
+def _birth_year(player: FilePlayer) -> int | None:
+    """The year alone, kept only when the file gives no full date."""
+    if player.birth_date is not None or player.birth_year is None:
+        return None
+    return player.birth_year if 0 < player.birth_year <= MAX_SMALL else None
+
+
+def _fill_identities(players: Iterable[FilePlayer], members: dict[str, Member]) -> None:
+    """A matched member keeps the PIN, FIDE ID, title, federation the file gives and he lacked."""
+    for player in players:
+        member = members[player.key]
+        changed = []
+        for field, value in (
+            ("fide_title", (player.title or "")[:3]),
+            ("federation", (player.federation or "").upper()[:3]),
+        ):
+            if value and not getattr(member, field):
+                setattr(member, field, value)
+                changed.append(field)
+        year = _birth_year(player)
+        if year and member.birth_date is None and member.birth_year is None:
+            member.birth_year = year
+            changed.append("birth_year")
+        if player.egd_pin and not member.egd_pin:
+            member.egd_pin = player.egd_pin
+            changed.append("egd_pin")
+        if player.fide_id and not member.fide_id:
+            member.fide_id = player.fide_id
+            changed.append("fide_id")
+        if changed:
+            member.save(update_fields=changed)
+
+
+def _create_participants(
+    tournament: Tournament,
+    players: Iterable[FilePlayer],
+    members: dict[str, Member],
+    fmt: str | None,
+) -> None:
+    Participant.objects.bulk_create(
+        Participant(
+            tournament=tournament,
+            member=members[p.key],
+            grade=parse_grade(p.grade),
+            place=p.place if p.place is not None and 0 < p.place <= MAX_SMALL else None,
+            team=(p.club or "")[:100],
+            rating_declared=_declared(p, fmt),
+        )
+        for p in players
+    )
+
+
+def _pairings(game: FileGame, members: dict[str, Member]) -> list[Pairing]:
+    white, black = members[game.white], members[game.black]
+    if game.result != "none":
+        # Played (rated); TRF's W/D/L (played, not rated); a forfeit with its winner.
+        kind = GAME_KINDS[game.kind]
+        return [Pairing(white, black, game.result, kind, game.handicap)]
+    # A forfeit both lost has no winner: a zero bye each.
+    kind = Game.Kind.BYE_ZERO
+    return [Pairing(white, None, "", kind), Pairing(black, None, "", kind)]
+
+
+def _bye(bye: FileBye, members: dict[str, Member]) -> Pairing:
+    if bye.kind == "pairing" and bye.points == 1.0:
+        return Pairing(members[bye.player], None, "", Game.Kind.BYE_PAIRING)
+    kind = BYE_KINDS.get(bye.points, Game.Kind.BYE_ZERO)
+    return Pairing(members[bye.player], None, "", kind)
+
+
+def _create_games(tournament: Tournament, results: ResultsFile, members: dict[str, Member]) -> None:
+    rounds: dict[int, list[Pairing]] = defaultdict(list)
+    for game in results.games:
+        rounds[game.round] += _pairings(game, members)
+    for bye in results.byes:
+        rounds[bye.round].append(_bye(bye, members))
+    for number in sorted(rounds):
+        round_replace(tournament=tournament, round_number=number, pairings=rounds[number], by=None)

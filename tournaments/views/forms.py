@@ -1,0 +1,268 @@
+"""Forms of the club-admin pages: a tournament, its players, one round's boards, an import.
+
+The rating lists a table goes to are chosen on the ratings app's subclasses of the
+tournament and upload forms (`tournaments.views.list_forms`).
+"""
+
+from __future__ import annotations
+
+from pathlib import PurePath
+from typing import Any
+
+from django import forms
+from django.conf import settings
+from django.db.models import QuerySet
+from django.utils.translation import gettext_lazy as _
+
+from clubsite.fields import GradeFormField
+from clubsite.models import Club, Member
+from tournaments.formats import FORMATS, guess_format
+from tournaments.models import Game, Tournament
+
+# The formats' titles as the upload form shows them, translated (the parsers' own titles
+# in `tournaments.formats` are English data).
+FORMAT_TITLES = {
+    "egd": _("EGD tournament table (.h9, .txt)"),
+    "trf16": _("FIDE TRF16"),
+    "trf26": _("FIDE TRF26"),
+    "csv": _("CSV games"),
+    "json": _("JSON (engine contract)"),
+}
+DATE_INPUT = forms.DateInput(attrs={"type": "date"}, format="%Y-%m-%d")
+UPLOAD_EXTENSIONS = (".h9", ".txt", ".trf", ".trfx", ".csv", ".json")
+UPLOAD_EXTENSIONS_RE = r"^\.h\d$"
+
+
+class TournamentForm(forms.ModelForm):
+    """The tournament's details."""
+
+    class Meta:
+        model = Tournament
+        fields = [
+            "name", "organiser", "city", "country", "start_date", "end_date", "game",
+            "board_size", "rounds", "basic_time_minutes", "overtime_kind", "overtime_seconds",
+            "overtime_moves", "tournament_class", "official", "handicap_rule", "komi",
+        ]  # fmt: skip
+        widgets = {"start_date": DATE_INPUT, "end_date": DATE_INPUT}
+
+    def __init__(self, *args: Any, clubs: QuerySet[Club], **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.fields["organiser"].queryset = clubs
+        self.fields["organiser"].empty_label = None
+        self.fields["rounds"].widget.attrs.update(min=1, max=30)
+        self.fields["country"].widget.attrs.update(maxlength=2, placeholder="UA")
+        for name in ("basic_time_minutes", "overtime_kind", "overtime_seconds", "overtime_moves"):
+            self.fields[name].widget.attrs["data-time-control"] = name
+
+    def clean_country(self) -> str:
+        return self.cleaned_data.get("country", "").upper()
+
+    def clean_rounds(self) -> int:
+        rounds = self.cleaned_data["rounds"]
+        if not 1 <= rounds <= 30:
+            raise forms.ValidationError(_("A tournament has 1 to 30 rounds."))
+        if self.instance.pk:
+            played = self.instance.games.filter(round__gt=rounds).exists()
+            if played:
+                raise forms.ValidationError(
+                    _("Games are entered in later rounds; clear them first.")
+                )
+        return rounds
+
+    def clean(self) -> dict[str, Any]:
+        data = super().clean()
+        start, end = data.get("start_date"), data.get("end_date")
+        if start and end and end < start:
+            self.add_error("end_date", _("The tournament cannot end before it starts."))
+        return data
+
+
+class MemberSearchForm(forms.Form):
+    q = forms.CharField(label=_("Find a member"), max_length=100, required=False)
+
+
+class MemberCreateForm(forms.ModelForm):
+    """A new member created inline while adding players."""
+
+    grade = GradeFormField(label=_("Grade"), required=False)
+
+    class Meta:
+        model = Member
+        fields = ["given_name", "family_name", "birth_date", "grade", "club", "country"]
+        widgets = {"birth_date": DATE_INPUT}
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.fields["club"].queryset = Club.objects.order_by("name")
+        self.fields["country"].widget.attrs.update(maxlength=2, placeholder="UA")
+        self.fields["country"].help_text = _("ISO code; the club's country if left empty.")
+
+    def clean_country(self) -> str:
+        return (self.cleaned_data.get("country") or "").upper()
+
+
+class RoundBoardForm(forms.Form):
+    """One board of a round: who played whom, with which colour, handicap and result."""
+
+    white = forms.ModelChoiceField(label=_("White"), queryset=Member.objects.none(), required=False)
+    black = forms.ModelChoiceField(label=_("Black"), queryset=Member.objects.none(), required=False)
+    kind = forms.ChoiceField(label=_("Game"), choices=Game.Kind.choices, initial="played")
+    result = forms.ChoiceField(
+        label=_("Result"), choices=[("", "—"), *Game.Result.choices], required=False
+    )
+    handicap = forms.IntegerField(label=_("Handicap"), min_value=0, max_value=9, initial=0)
+
+    def __init__(self, *args: Any, members: QuerySet[Member], **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.fields["white"].queryset = members
+        self.fields["black"].queryset = members
+        self.fields["white"].empty_label = "—"
+        self.fields["black"].empty_label = _("— (bye)")
+        self.fields["handicap"].widget.attrs.update(min=0, max=9, style="width:4.5rem")
+        for name, field in self.fields.items():
+            css = (
+                "form-control form-control-sm"
+                if name == "handicap"
+                else "form-select form-select-sm"
+            )
+            field.widget.attrs["class"] = css
+
+    def add_error(self, field: str | None, error: Any) -> None:
+        super().add_error(field, error)
+        for name in self.errors:
+            widget = self.fields[name].widget if name in self.fields else None
+            if widget is not None and "is-invalid" not in widget.attrs.get("class", ""):
+                widget.attrs["class"] = widget.attrs.get("class", "") + " is-invalid"
+
+    @property
+    def is_blank(self) -> bool:
+        data = getattr(self, "cleaned_data", {})
+        return not data.get("white") and not data.get("black")
+
+
+class BaseRoundFormSet(forms.BaseFormSet):
+    """Every board of one round; errors land on the field they are about."""
+
+    def __init__(self, *args: Any, members: QuerySet[Member], **kwargs: Any) -> None:
+        self.members = members
+        super().__init__(*args, **kwargs)
+
+    def get_form_kwargs(self, index: int | None) -> dict[str, Any]:
+        return {"members": self.members}
+
+    @property
+    def empty_form(self) -> forms.Form:
+        form = self.form(
+            auto_id=self.auto_id,
+            prefix=self.add_prefix("__prefix__"),
+            empty_permitted=True,
+            use_required_attribute=False,
+            members=self.members,
+            renderer=self.renderer,
+        )
+        self.add_fields(form, None)
+        return form
+
+    def clean(self) -> None:
+        """The round's checks run on every board, even one with a field error elsewhere,
+        so the admin sees every problem in one pass. A check about a field that already
+        has an error (not a member of this tournament, handicap 12) is left out."""
+        seen: dict[int, int] = {}
+        for number, form in enumerate(self.forms, start=1):
+            data = getattr(form, "cleaned_data", None) or {}
+            failed = set(form.errors)
+            if (not data and not failed) or (form.is_blank and not failed & {"white", "black"}):
+                continue
+            white, black, kind = data.get("white"), data.get("black"), data.get("kind")
+            is_bye = kind in Game.BYES
+            if white is None:
+                if "white" not in failed:
+                    form.add_error("white", _("Choose the player."))
+                continue
+            if "kind" in failed:
+                continue
+            if black is not None and black.pk == white.pk:
+                form.add_error(
+                    "black", _("%(name)s cannot play against themselves.") % {"name": white}
+                )
+            for field, player in (("white", white), ("black", black)):
+                if player is None:
+                    continue
+                if player.pk in seen and not (field == "black" and black.pk == white.pk):
+                    form.add_error(
+                        field,
+                        _("%(name)s already plays on board %(board)d.")
+                        % {"name": player, "board": seen[player.pk]},
+                    )
+                seen.setdefault(player.pk, number)
+            if is_bye and black is not None:
+                form.add_error("black", _("A bye has no opponent."))
+            if not is_bye and black is None and "black" not in failed:
+                form.add_error("black", _("Choose the opponent, or mark a bye."))
+            if not is_bye and not data.get("result") and "result" not in failed:
+                form.add_error("result", _("Choose a result."))
+            if kind == Game.Kind.FORFEIT and data.get("result") == Game.Result.DRAW:
+                form.add_error("result", _("A forfeit has a winner."))
+
+    def boards(self) -> list[dict[str, Any]]:
+        """The filled boards' cleaned data, in order."""
+        return [f.cleaned_data for f in self.forms if f.cleaned_data and not f.is_blank]
+
+
+RoundFormSet = forms.formset_factory(
+    RoundBoardForm, formset=BaseRoundFormSet, extra=0, max_num=200, absolute_max=400
+)
+
+
+class DecisionCommentForm(forms.Form):
+    comment = forms.CharField(
+        label=_("Comment"), widget=forms.Textarea(attrs={"rows": 3}), required=False,
+        max_length=2000,
+    )  # fmt: skip
+
+
+class ResultsUploadForm(forms.Form):
+    """A results file, bounded in size and type, and its organiser."""
+
+    file = forms.FileField(
+        label=_("Results file"),
+        help_text=_("EGD table (.h9, .txt), FIDE TRF (.trf), CSV games (.csv) or JSON."),
+    )
+    fmt = forms.ChoiceField(label=_("Format"), required=False)
+    organiser = forms.ModelChoiceField(label=_("Organiser"), queryset=Club.objects.none())
+
+    def __init__(self, *args: Any, clubs: QuerySet[Club], **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.fields["fmt"].choices = [("", _("from the file name"))] + [
+            (code, FORMAT_TITLES.get(code, spec.title)) for code, spec in FORMATS.items()
+        ]
+        self.fields["organiser"].queryset = clubs
+        self.fields["organiser"].empty_label = None
+        self.fields["file"].widget.attrs["accept"] = ",".join(UPLOAD_EXTENSIONS) + ",.h1,.h2"
+
+    def clean_file(self) -> Any:
+        upload = self.cleaned_data["file"]
+        limit = settings.RESULTS_UPLOAD_MAX_BYTES
+        if upload.size > limit:
+            raise forms.ValidationError(
+                _("The file is larger than %(kb)d kB.") % {"kb": limit // 1024}
+            )
+        name = PurePath(upload.name or "").name
+        if guess_format(name) is None:
+            raise forms.ValidationError(_("Upload an .h9, .txt, .trf, .csv or .json results file."))
+        return upload
+
+
+class ImportConfirmForm(forms.Form):
+    """Save the previewed file: as a draft or straight to the referee."""
+
+    token = forms.CharField(widget=forms.HiddenInput, max_length=64)
+    status = forms.ChoiceField(
+        label=_("Save as"),
+        choices=[
+            (Tournament.Status.DRAFT, _("a draft I check first")),
+            (Tournament.Status.SUBMITTED, _("submitted to the referee")),
+        ],
+        initial=Tournament.Status.DRAFT,
+        widget=forms.RadioSelect,
+    )

@@ -1,0 +1,62 @@
+"""The club admin's forms with the rating lists a table goes to.
+
+`tournaments.views.forms` has the tournament and upload forms; these subclasses add the list
+choice, which only the ratings app knows about.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django import forms
+from django.utils.translation import gettext_lazy as _
+
+from ratings.models import RatingList
+from tournaments.views.forms import ResultsUploadForm, TournamentForm
+
+
+class TournamentListsForm(TournamentForm):
+    """The tournament's details and the rating lists its table is submitted to."""
+
+    rating_lists = forms.ModelMultipleChoiceField(
+        label=_("Rating lists"),
+        queryset=RatingList.objects.none(),
+        required=False,
+        widget=forms.CheckboxSelectMultiple,
+        help_text=_("The lists the results are submitted to; their referees approve them."),
+    )
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.fields["rating_lists"].queryset = RatingList.objects.order_by("name")
+        if self.instance.pk:
+            self.initial.setdefault("rating_lists", list(self.instance.rating_lists.all()))
+
+    def clean(self) -> dict[str, Any]:
+        data = super().clean()
+        game = data.get("game")
+        for rating_list in data.get("rating_lists") or []:
+            if game and rating_list.game != game:
+                self.add_error(
+                    "rating_lists",
+                    _("%(list)s rates %(list_game)s, not %(game)s.")
+                    % {
+                        "list": rating_list.name,
+                        "list_game": rating_list.get_game_display(),
+                        "game": dict(self.fields["game"].choices).get(game, game),
+                    },
+                )
+        return data
+
+
+class ResultsUploadListForm(ResultsUploadForm):
+    """A results file, its organiser and the rating list its table goes to."""
+
+    rating_list = forms.ModelChoiceField(
+        label=_("Rating list"), queryset=RatingList.objects.none(), required=False,
+        empty_label=_("— none (import without rating)"),
+    )  # fmt: skip
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.fields["rating_list"].queryset = RatingList.objects.order_by("name")

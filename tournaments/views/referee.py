@@ -1,0 +1,106 @@
+"""The referee's pages: the approval queue, a table's review with its rating impact,
+the decision, and the recompute status that follows it."""
+
+from __future__ import annotations
+
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.core.exceptions import PermissionDenied, ValidationError
+from django.http import Http404, HttpRequest, HttpResponse
+from django.shortcuts import get_object_or_404, redirect, render
+from django.utils.translation import gettext as _
+from django.views.decorators.http import require_GET, require_POST
+
+from ratings import tournament_selectors as referee_selectors
+from ratings.crosstable import crosstable_with_ratings
+from ratings.services import rating_impact_preview
+from ratings.tournament_services import tournament_approve_and_rate
+from tournaments import services
+from tournaments.models import Tournament
+from tournaments.permissions import can_view, is_referee
+from tournaments.views.forms import DecisionCommentForm
+
+NAV = {"nav_active": "referee"}
+
+
+def _tournament(request: HttpRequest, pk: int) -> Tournament:
+    tournament = get_object_or_404(Tournament.objects.select_related("organiser"), pk=pk)
+    if not is_referee(request.user, tournament):
+        raise PermissionDenied(_("Only a referee of its rating lists reviews this table."))
+    return tournament
+
+
+@login_required
+@require_GET
+def referee_queue(request: HttpRequest) -> HttpResponse:
+    lists = referee_selectors.refereed_lists(request.user)
+    if not lists.exists():
+        raise PermissionDenied(_("You referee no rating list."))
+    return render(
+        request,
+        "referee/queue.html",
+        {
+            "lists": lists,
+            "queue": referee_selectors.referee_queue(request.user),
+            "recent": referee_selectors.referee_recent(request.user),
+            **NAV,
+        },
+    )
+
+
+@login_required
+@require_GET
+def referee_review(request: HttpRequest, pk: int) -> HttpResponse:
+    tournament = _tournament(request, pk)
+    submitted = tournament.status == Tournament.Status.SUBMITTED
+    return render(
+        request,
+        "referee/review.html",
+        {
+            "tournament": tournament,
+            "crosstable": crosstable_with_ratings(tournament),
+            "warnings": referee_selectors.review_warnings(tournament),
+            "impacts": rating_impact_preview(tournament=tournament) if submitted else None,
+            "statuses": referee_selectors.recompute_status(tournament),
+            "form": DecisionCommentForm(),
+            "submitted": submitted,
+            **NAV,
+        },
+    )
+
+
+@login_required
+@require_POST
+def referee_decide(request: HttpRequest, pk: int) -> HttpResponse:
+    tournament = _tournament(request, pk)
+    form = DecisionCommentForm(request.POST)
+    decision = request.POST.get("decision")
+    if decision not in ("approve", "reject") or not form.is_valid():
+        messages.error(request, _("Choose to approve or reject the table."))
+        return redirect("referee_review", pk=pk)
+    comment = form.cleaned_data["comment"]
+    try:
+        if decision == "approve":
+            tournament_approve_and_rate(tournament=tournament, by=request.user, comment=comment)
+            messages.success(request, _("Approved. The rating lists are being recomputed."))
+        else:
+            services.tournament_reject(tournament=tournament, by=request.user, comment=comment)
+            messages.success(request, _("Rejected. The club sees your comment."))
+    except ValidationError as error:
+        for message in error.messages:
+            messages.error(request, message)
+    return redirect("referee_review", pk=pk)
+
+
+@require_GET
+def recompute_status(request: HttpRequest, pk: int) -> HttpResponse:
+    """The small status partial the review and manage pages reload until the ratings are in."""
+    tournament = get_object_or_404(Tournament, pk=pk)
+    if not can_view(request.user, tournament):
+        raise Http404
+    statuses = referee_selectors.recompute_status(tournament)
+    return render(
+        request,
+        "referee/_recompute_status.html",
+        {"tournament": tournament, "statuses": statuses, "partial": True},
+    )

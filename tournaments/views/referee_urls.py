@@ -1,0 +1,12 @@
+"""The referee's pages, mounted at /referee/."""
+
+from django.urls import path
+
+from tournaments.views import referee as views
+
+urlpatterns = [
+    path("", views.referee_queue, name="referee_queue"),
+    path("<int:pk>/", views.referee_review, name="referee_review"),
+    path("<int:pk>/decide/", views.referee_decide, name="referee_decide"),
+    path("<int:pk>/status/", views.recompute_status, name="recompute_status"),
+]
