@@ -1,4 +1,5 @@
 from django.contrib import admin
+from simple_history.admin import SimpleHistoryAdmin
 
 from clubsite.models import Club, Member
 
@@ -13,7 +14,7 @@ class ClubAdmin(admin.ModelAdmin):
 
 
 @admin.register(Member)
-class MemberAdmin(admin.ModelAdmin):
+class MemberAdmin(SimpleHistoryAdmin):
     list_display = [
         "family_name",
         "given_name",
@@ -38,3 +39,22 @@ class MemberAdmin(admin.ModelAdmin):
     ]
     list_select_related = ["club"]
     autocomplete_fields = ["club", "user"]
+
+
+@admin.register(Member.history.model)
+class MemberHistoryAdmin(admin.ModelAdmin):
+    """Read-only: a member's history is written by his changes, never by hand."""
+
+    list_display = ["family_name", "given_name", "history_date", "history_user", "history_type"]
+    list_filter = ["history_type"]
+    search_fields = ["family_name", "given_name", "history_change_reason"]
+    list_select_related = ["history_user"]
+
+    def has_add_permission(self, request):
+        return False
+
+    def has_change_permission(self, request, obj=None):
+        return False
+
+    def has_delete_permission(self, request, obj=None):
+        return False

@@ -7,6 +7,7 @@ from django.db import models
 from django.db.models import Q
 from django.urls import reverse
 from django.utils.translation import gettext_lazy as _
+from simple_history.models import HistoricalRecords
 
 from clubsite.fields import GradeField
 
@@ -102,6 +103,10 @@ class Member(models.Model):
     grade = GradeField(_("declared Go grade"), null=True, blank=True)
     email = models.EmailField(_("e-mail"), blank=True)
     phone = models.CharField(_("phone"), max_length=40, blank=True)
+    # Every change: who, when, the values before and after, and why (the table or form).
+    history = HistoricalRecords(
+        excluded_fields=["email", "phone"], history_change_reason_field=models.TextField(null=True)
+    )
 
     class Meta:
         ordering = ["family_name", "given_name"]

@@ -1,14 +1,16 @@
-"""Writes of the public site: a player updating his own contact details."""
+"""Writes of the club domain: a player updating his own contact details, a club admin
+correcting his own member's identity data."""
 
 from __future__ import annotations
 
 from django.contrib.auth import get_user_model
 from django.contrib.auth.models import AbstractBaseUser
-from django.core.exceptions import ValidationError
+from django.core.exceptions import PermissionDenied, ValidationError
 from django.db import transaction
 from django.utils.translation import gettext as _
 
 from clubsite.models import Member
+from clubsite.ownership import may_add_to_club, may_edit_member
 
 
 @transaction.atomic
@@ -35,3 +37,32 @@ def account_update_contact(
             member.phone = phone
         member.full_clean(exclude=["grade"])
         member.save(update_fields=["email", "phone"])
+
+
+IDENTITY_FIELDS = ("fide_id", "egd_pin", "fide_title", "federation", "birth_year", "grade", "club")
+
+
+@transaction.atomic
+def member_update_identity(
+    *, member: Member, changes: dict[str, object], by: AbstractBaseUser, reason: str = ""
+) -> Member:
+    """His club's admin (or staff) corrects a member's identity data; the history keeps
+    who, when, before → after and `reason`. Anyone else proposes (`tournaments.proposals`)."""
+    member = Member.objects.select_for_update().select_related("club").get(pk=member.pk)
+    if not may_edit_member(by, member):
+        raise PermissionDenied(_("Only his club's admins change this member."))
+    unknown = set(changes) - set(IDENTITY_FIELDS)
+    if unknown:
+        raise ValidationError(_("These fields are not changed here: %s") % ", ".join(unknown))
+    club = changes.get("club", member.club)
+    if club != member.club and not may_add_to_club(by, club):  # type: ignore[arg-type]
+        raise PermissionDenied(_("A member joins another club only by its admins."))
+    for name, value in changes.items():
+        setattr(member, name, value)
+    member.full_clean(exclude=["grade"])
+    member._history_user = by  # type: ignore[attr-defined]
+    member._change_reason = reason or _("Edited by %(who)s") % {  # type: ignore[attr-defined]
+        "who": by.get_username()
+    }
+    member.save()
+    return member

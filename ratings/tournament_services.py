@@ -19,6 +19,7 @@ from ratings.services import rating_list_request_recompute
 from tournaments import manage_services
 from tournaments import services as workflow
 from tournaments.models import Tournament
+from tournaments.proposals import proposals_apply
 
 
 def tournament_lists_set(*, tournament: Tournament, rating_lists: Iterable[RatingList]) -> None:
@@ -73,6 +74,7 @@ def tournament_approve_and_rate(
     """Approve the table and queue the recompute of every list it counts for, after the
     commit (a failed approval queues nothing)."""
     tournament = workflow.tournament_approve(tournament=tournament, by=by, comment=comment)
+    proposals_apply(tournament=tournament, by=by)
     _request_recompute(tournament, trigger=f"approval of tournament {tournament.pk}")
     return tournament
 

@@ -1,6 +1,13 @@
 from django.contrib import admin
 
-from tournaments.models import Game, Participant, RoundSeat, Tournament, TournamentLog
+from tournaments.models import (
+    Game,
+    MemberProposal,
+    Participant,
+    RoundSeat,
+    Tournament,
+    TournamentLog,
+)
 
 
 def _locked(tournament: Tournament | None) -> bool:
@@ -114,3 +121,13 @@ class RoundSeatAdmin(ViewOnlyAdmin):
     list_display = ["tournament", "round", "member", "game"]
     search_fields = ["tournament__name", "member__family_name"]
     list_select_related = ["tournament", "member", "game"]
+
+
+@admin.register(MemberProposal)
+class MemberProposalAdmin(ViewOnlyAdmin):
+    """Read-only: a table proposes, an approval applies (`tournaments.proposals`)."""
+
+    list_display = ["member", "field", "value", "tournament", "proposed_by", "applied_at"]
+    list_filter = ["field"]
+    search_fields = ["member__family_name", "tournament__name", "value"]
+    list_select_related = ["member", "tournament", "proposed_by"]

@@ -16,6 +16,7 @@ from django.utils.text import slugify
 from django.utils.translation import gettext as _
 
 from clubsite.models import Club, Member
+from clubsite.ownership import may_add_to_club
 from tournaments.models import Participant, Tournament, TournamentLog
 from tournaments.permissions import is_club_admin
 
@@ -112,9 +113,31 @@ def member_create_and_add(
     a country he gets his club's (else the organiser's)."""
     _check_admin(tournament, by)
     _check_editable(tournament)
+    if not may_add_to_club(by, member.club if member.club_id else None):
+        raise PermissionDenied(_("A new member joins a club only by its admins."))
     if not member.country:
         club = member.club if member.club_id else tournament.organiser
         member.country = club.country
     member.full_clean()
+    member._history_user = by  # type: ignore[attr-defined]
+    member._change_reason = _("Created on the players page of %(name)s (#%(id)d)") % {  # type: ignore[attr-defined]
+        "name": tournament.name,
+        "id": tournament.pk,
+    }
     member.save()
     return Participant.objects.create(tournament=tournament, member=member, grade=member.grade)
+
+
+@transaction.atomic
+def tournament_delete_draft(*, tournament: Tournament, by: AbstractBaseUser) -> None:
+    """Abandon a draft that was never approved: it goes with its players, games and the
+    identity data it proposed (members it created stay, as members)."""
+    current = Tournament.objects.select_for_update().get(pk=tournament.pk)
+    _check_admin(current, by)
+    if current.status not in EDITABLE:
+        raise ValidationError(_("Only a draft or a rejected table can be deleted."))
+    if current.log.filter(action=TournamentLog.Action.APPROVED).exists():
+        raise ValidationError(
+            _("This table was approved once; reopen and correct it instead of deleting it.")
+        )
+    current.delete()

@@ -311,3 +311,45 @@ class TournamentLog(models.Model):
 
     def __str__(self) -> str:
         return f"{self.tournament}: {self.action}"
+
+
+class MemberProposal(models.Model):
+    """Identity data a table (its file or its admin's form) says about a member whose record
+    is not its club's to change: kept with the table, applied when a list's referee (or
+    staff) approves it, dropped with the table if it is abandoned (`tournaments.proposals`)."""
+
+    class Field(models.TextChoices):
+        FIDE_ID = "fide_id", _("FIDE ID")
+        EGD_PIN = "egd_pin", _("EGD PIN")
+        FIDE_TITLE = "fide_title", _("FIDE title")
+        FEDERATION = "federation", _("federation")
+        BIRTH_YEAR = "birth_year", _("birth year")
+        GRADE = "grade", _("declared Go grade")
+        CLUB = "club", _("club")
+
+    tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="proposals")
+    member = models.ForeignKey(Member, on_delete=models.CASCADE, related_name="proposals")
+    field = models.CharField(_("field"), max_length=12, choices=Field.choices)
+    # As text: a club by its id, a grade as written ("2k"), a year as digits.
+    value = models.CharField(_("proposed value"), max_length=200, blank=True)
+    # What the member had when the proposal was applied (before it, his current value).
+    previous = models.CharField(_("previous value"), max_length=200, blank=True)
+    proposed_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True, related_name="+"
+    )
+    source = models.CharField(_("source"), max_length=200, blank=True)  # a file's name, "form"
+    created_at = models.DateTimeField(auto_now_add=True)
+    applied_at = models.DateTimeField(_("applied at"), null=True, blank=True)
+    # Empty when applied as proposed; else why not (e.g. the FIDE ID is another member's).
+    outcome = models.CharField(_("outcome"), max_length=300, blank=True)
+
+    class Meta:
+        ordering = ["member__family_name", "member__given_name", "field"]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["tournament", "member", "field"], name="proposal_once_per_field"
+            )
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.member}: {self.field} = {self.value} ({self.tournament})"

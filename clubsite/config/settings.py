@@ -37,6 +37,7 @@ INSTALLED_APPS = [
     "django_tables2",
     "django_filters",
     "axes",
+    "simple_history",
     "clubsite",
     "tournaments",
     "ratings",
@@ -51,6 +52,8 @@ MIDDLEWARE = [
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
+    # Who changed a member (django-simple-history reads the request's user).
+    "simple_history.middleware.HistoryRequestMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     # Last, so that it sees the outcome of every login attempt.
     "axes.middleware.AxesMiddleware",

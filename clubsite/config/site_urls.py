@@ -3,6 +3,7 @@
 from django.urls import include, path, re_path
 
 from clubsite.views import account as views
+from clubsite.views import members as member_views
 from clubsite.views import public as site_views
 from ratings.views import api
 from ratings.views import public as rating_views
@@ -25,6 +26,7 @@ urlpatterns = [
         rating_views.player_breakdown,
         name="player_breakdown",
     ),
+    path("players/<int:pk>/history/", member_views.member_history, name="member_history"),
     path("me/", views.my_profile, name="my_profile"),
     path("tournaments/", tournament_views.tournament_list, name="tournament_list"),
     path(

@@ -260,6 +260,17 @@ def test_snapshot_once_per_date_and_member_once_per_snapshot() -> None:
         PublishedEntry.objects.create(snapshot=snapshot, member=member, rank=2, rating=1900)
 
 
+def test_a_table_proposes_a_field_of_a_member_once() -> None:
+    from tournaments.models import MemberProposal
+
+    member, tournament = MemberFactory(), TournamentFactory()
+    MemberProposal.objects.create(tournament=tournament, member=member, field="fide_id", value="1")
+    with refused("proposal_once_per_field", "tournament_id", "member_id", "field"):
+        MemberProposal.objects.create(
+            tournament=tournament, member=member, field="fide_id", value="2"
+        )
+
+
 def test_every_declared_constraint_is_tried_here() -> None:
     """A new constraint needs a test here: this list is the inventory."""
     from django.apps import apps
@@ -286,6 +297,7 @@ def test_every_declared_constraint_is_tried_here() -> None:
         "history_rated_has_after",
         "snapshot_once_per_date",
         "snapshot_member_once",
+        "proposal_once_per_field",
     }
     declared = {
         constraint.name

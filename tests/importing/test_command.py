@@ -130,7 +130,10 @@ def test_ambiguous_players_refused_then_chosen(egf_list):
     tournament = Tournament.objects.get(pk=int(lines[-1].split()[1]))
     assert tournament.participants.get(place=1).member == twins[0]
     twins[0].refresh_from_db()
-    assert twins[0].egd_pin == "13513786"  # the file's PIN, recorded on the chosen member
+    assert twins[0].egd_pin == ""  # issue 14: the file proposes it with the table ...
+    call_command("approve_tournament", str(tournament.pk), stdout=io.StringIO())
+    twins[0].refresh_from_db()
+    assert twins[0].egd_pin == "13513786"  # ... and the approval records it on the chosen member
 
 
 def test_five_megabytes_refused_before_parsing(egf_list, tmp_path, monkeypatch):

@@ -7,7 +7,8 @@ from django.core.exceptions import ValidationError
 
 from clubsite.models import Member
 from ratings.importing import results_import, results_preview
-from tests.factories import ClubFactory, MemberFactory, RatingListFactory
+from ratings.tournament_services import tournament_approve_and_rate
+from tests.factories import ClubFactory, MemberFactory, RatingListFactory, UserFactory
 from tournaments.formats.model import FileGame, FilePlayer, ResultsFile, TournamentDetails
 from tournaments.models import Participant, Tournament
 
@@ -155,7 +156,10 @@ def test_a_name_match_gains_the_pin_the_file_gives():
         FilePlayer("1", "Nopin", "Yet", grade="2k", country="PL", egd_pin="13513786"),
         FilePlayer("2", "Somebody", "Else", grade="2k", country="PL"),
     )
-    results_import(results=results, rating_list=None, organiser=ClubFactory(), by=None)
+    tournament = results_import(results=results, rating_list=None, organiser=ClubFactory(), by=None)
+    member.refresh_from_db()
+    assert member.egd_pin == ""  # issue 14: a file proposes; the approval applies
+    tournament_approve_and_rate(tournament=tournament, by=UserFactory(is_staff=True))
     member.refresh_from_db()
     assert member.egd_pin == "13513786"
 

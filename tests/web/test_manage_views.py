@@ -127,6 +127,8 @@ def test_inline_member_gets_the_clubs_country(client, setup):  # noqa: F811
     login(client, setup, "admin")
     url = reverse("manage_participants", args=[setup.draft.pk])
     assert client.get(url).context["create"].initial["country"] == "UA"
+    # Issue 14: only the other club's admins (or staff) add to its roster.
+    login(client, setup, "staff")
     client.post(url, {"action": "create", "family_name": "Melnyk", "given_name": "Petro",
                       "grade": "12k", "club": setup.other_club.pk})  # fmt: skip
     assert Member.objects.get(family_name="Melnyk").country == "PL"  # his club's, left empty

@@ -7,7 +7,9 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import Literal, Protocol
 
-from clubsite.models import GameKind
+from django.utils.text import slugify
+
+from clubsite.models import Club, GameKind
 from tournaments.formats.model import (
     FilePlayer,
     Problem,
@@ -53,6 +55,23 @@ class ListTarget(Protocol):
 
 def _norm(text: str | None) -> str:
     return " ".join((text or "").split()).lower()
+
+
+def club_index(clubs: Iterable[Club]) -> dict[str, Club]:
+    """Clubs by the ways a file may write them: name, slug (EGD writes `_` for spaces)."""
+    index: dict[str, Club] = {}
+    for club in clubs:
+        index.setdefault(_norm(club.slug.replace("-", " ")), club)
+        index[_norm(club.name)] = club
+    return index
+
+
+def club_named(index: dict[str, Club], written: str | None) -> Club | None:
+    """The club a file's club column names, if it names one of ours."""
+    if not written:
+        return None
+    text = _norm(written.replace("_", " "))
+    return index.get(text) or index.get(_norm(slugify(text).replace("-", " ")))
 
 
 def _format_code(results: ResultsFile, fmt: str | None) -> str | None:

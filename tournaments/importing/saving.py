@@ -19,6 +19,7 @@ from django.utils.translation import gettext as _
 
 from clubsite.fields import parse_grade
 from clubsite.models import Club, Member
+from clubsite.ownership import clubs_administered
 from tournaments.formats.model import (
     FileBye,
     FileGame,
@@ -37,11 +38,13 @@ from tournaments.importing.common import (
     ListTarget,
     _declared,
     _format_code,
-    _norm,
+    club_index,
+    club_named,
 )
 from tournaments.importing.matching import ImportPreview, _full_name
 from tournaments.importing.preview import _errors, _grade_errors, _name_and_dates, results_preview
 from tournaments.models import Game, Participant, Tournament, TournamentLog
+from tournaments.proposals import proposal_record, proposals_record
 from tournaments.services import Pairing, round_replace
 
 # --- the import -----------------------------------------------------------------------
@@ -158,8 +161,8 @@ def results_import(
     code = _format_code(results, fmt)
     with transaction.atomic():
         tournament = _create_tournament(results.details, preview.game, organiser, code)
-        members = _create_members(results.players, resolved, code)
-        _fill_identities(results.players, members)
+        members = _create_members(results.players, resolved, code, by, tournament, source)
+        _propose_identities(results.players, members, resolved, tournament, by, source)
         _create_participants(tournament, results.players, members, code)
         _create_games(tournament, results, members)
         linked = preview.linked_for_rating
@@ -302,9 +305,18 @@ def _split_name(player: FilePlayer, fmt: str | None) -> tuple[str, str]:
 
 
 def _create_members(
-    players: Iterable[FilePlayer], resolved: dict[str, Member | None], fmt: str | None
+    players: Iterable[FilePlayer],
+    resolved: dict[str, Member | None],
+    fmt: str | None,
+    by: AbstractBaseUser | None,
+    tournament: Tournament,
+    source: str,
 ) -> dict[str, Member]:
-    clubs = {_norm(c.name): c for c in Club.objects.all()}
+    """New members for the players the file brings. One joins the club the file names only
+    if the importer administers it (the command's operator: any); for another club's
+    roster the club is proposed, and applied when the table is approved."""
+    clubs = club_index(Club.objects.all())
+    own = None if by is None else set(clubs_administered(by).values_list("pk", flat=True))
     members: dict[str, Member] = {}
     for player in players:
         member = resolved.get(player.key)
@@ -315,12 +327,14 @@ def _create_members(
         country = (player.country or "").upper()
         if not country and player.federation:
             country = FIDE_COUNTRIES.get(player.federation.upper(), "")
-        members[player.key] = Member.objects.create(
+        club = club_named(clubs, player.club)
+        joins = club if club is not None and (own is None or club.pk in own) else None
+        member = Member(
             family_name=family[:100],
             given_name=given[:100],
             grade=parse_grade(player.grade),
             country=country if re.fullmatch(r"[A-Z]{2}", country) else "",
-            club=clubs.get(_norm(player.club)) if player.club else None,
+            club=joins,
             egd_pin=player.egd_pin or "",
             fide_id=player.fide_id or "",
             fide_rating=player.fide_rating if 0 < (player.fide_rating or 0) <= MAX_SMALL else None,
@@ -331,6 +345,18 @@ def _create_members(
             sex=player.sex or "",
             import_key=player.key[:60] if fmt == "json" else "",
         )
+        member._history_user = by  # type: ignore[attr-defined]
+        member._change_reason = _("Created by the import of %(name)s (#%(id)d)") % {  # type: ignore[attr-defined]
+            "name": tournament.name,
+            "id": tournament.pk,
+        }
+        member.save()
+        members[player.key] = member
+        if club is not None and joins is None:
+            proposal_record(
+                tournament=tournament, member=member, field="club", value=club, by=by,
+                source=source,
+            )  # fmt: skip
     return members
 
 
@@ -341,30 +367,37 @@ def _birth_year(player: FilePlayer) -> int | None:
     return player.birth_year if 0 < player.birth_year <= MAX_SMALL else None
 
 
-def _fill_identities(players: Iterable[FilePlayer], members: dict[str, Member]) -> None:
-    """A matched member keeps the PIN, FIDE ID, title, federation the file gives and he lacked."""
+def _propose_identities(
+    players: Iterable[FilePlayer],
+    members: dict[str, Member],
+    resolved: dict[str, Member | None],
+    tournament: Tournament,
+    by: AbstractBaseUser | None,
+    source: str,
+) -> None:
+    """What the file says of a member already here (his PIN, FIDE ID, title, federation,
+    birth year) is a proposal tied to the table: nothing about him changes until a list
+    approves it (`tournaments.proposals`)."""
     for player in players:
+        if resolved.get(player.key) is None:
+            continue  # created from the file just now
         member = members[player.key]
-        changed = []
+        values: dict[str, object] = {}
         for field, value in (
             ("fide_title", (player.title or "")[:3]),
             ("federation", (player.federation or "").upper()[:3]),
+            ("egd_pin", player.egd_pin or ""),
+            ("fide_id", player.fide_id or ""),
         ):
-            if value and not getattr(member, field):
-                setattr(member, field, value)
-                changed.append(field)
+            if value and value != getattr(member, field):
+                values[field] = value
         year = _birth_year(player)
-        if year and member.birth_date is None and member.birth_year is None:
-            member.birth_year = year
-            changed.append("birth_year")
-        if player.egd_pin and not member.egd_pin:
-            member.egd_pin = player.egd_pin
-            changed.append("egd_pin")
-        if player.fide_id and not member.fide_id:
-            member.fide_id = player.fide_id
-            changed.append("fide_id")
-        if changed:
-            member.save(update_fields=changed)
+        if year and member.birth_date is None and member.birth_year != year:
+            values["birth_year"] = year
+        if values:
+            proposals_record(
+                tournament=tournament, member=member, values=values, by=by, source=source
+            )
 
 
 def _create_participants(

@@ -91,14 +91,44 @@ class MemberCreateForm(forms.ModelForm):
         fields = ["given_name", "family_name", "birth_date", "grade", "club", "country"]
         widgets = {"birth_date": DATE_INPUT}
 
-    def __init__(self, *args: Any, **kwargs: Any) -> None:
+    def __init__(self, *args: Any, clubs: QuerySet[Club] | None = None, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
-        self.fields["club"].queryset = Club.objects.order_by("name")
+        # Only the clubs he administers: another club's roster is its admins' to grow.
+        self.fields["club"].queryset = (clubs if clubs is not None else Club.objects).order_by(
+            "name"
+        )
+        self.fields["club"].empty_label = _("— no club")
         self.fields["country"].widget.attrs.update(maxlength=2, placeholder="UA")
         self.fields["country"].help_text = _("ISO code; the club's country if left empty.")
 
     def clean_country(self) -> str:
         return (self.cleaned_data.get("country") or "").upper()
+
+
+class MemberIdentityForm(forms.ModelForm):
+    """A member's identity data: saved by his club's admins, proposed by anyone else."""
+
+    grade = GradeFormField(label=_("Grade"), required=False)
+
+    class Meta:
+        model = Member
+        fields = ["fide_id", "egd_pin", "fide_title", "federation", "birth_year", "grade", "club"]
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.fields["club"].queryset = Club.objects.order_by("name")
+        self.fields["club"].empty_label = _("— no club")
+        self.fields["birth_year"].widget.attrs.update(min=1900, max=2100)
+
+    def clean_federation(self) -> str:
+        return (self.cleaned_data.get("federation") or "").upper()
+
+    def _post_clean(self) -> None:
+        """The uniqueness of PINs and FIDE IDs is the service's check (a proposal may name
+        an ID another member holds; the referee sees it)."""
+
+    def changes(self) -> dict[str, Any]:
+        return {name: self.cleaned_data[name] for name in self.changed_data}
 
 
 class RoundBoardForm(forms.Form):

@@ -18,6 +18,7 @@ from ratings.tournament_services import tournament_approve_and_rate
 from tournaments import services
 from tournaments.models import Tournament
 from tournaments.permissions import can_view, is_referee
+from tournaments.proposals import proposals_for_review
 from tournaments.views.forms import DecisionCommentForm
 
 NAV = {"nav_active": "referee"}
@@ -62,6 +63,7 @@ def referee_review(request: HttpRequest, pk: int) -> HttpResponse:
             "warnings": referee_selectors.review_warnings(tournament),
             "impacts": rating_impact_preview(tournament=tournament) if submitted else None,
             "statuses": referee_selectors.recompute_status(tournament),
+            "proposals": proposals_for_review(tournament),
             "form": DecisionCommentForm(),
             "submitted": submitted,
             **NAV,

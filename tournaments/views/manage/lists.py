@@ -21,6 +21,7 @@ from ratings import tournament_services as submission_services
 from ratings.crosstable import crosstable_with_ratings
 from tournaments import manage_selectors, manage_services
 from tournaments.models import Tournament
+from tournaments.proposals import proposals_for_review
 from tournaments.views.list_forms import TournamentListsForm
 from tournaments.views.manage.access import NAV, clubs_or_403, time_control_probe, tournament_or_403
 
@@ -81,6 +82,7 @@ def manage_tournament(request: HttpRequest, pk: int) -> HttpResponse:
             "editable": tournament.status in manage_services.EDITABLE,
             "advice": manage_selectors.time_control_advice(tournament),
             "statuses": referee_selectors.recompute_status(tournament),
+            "proposals": proposals_for_review(tournament),
             "empty_rounds": manage_selectors.empty_rounds_warning(tournament),
             **NAV,
         },

@@ -67,8 +67,10 @@ def manage_participants(request: HttpRequest, pk: int) -> HttpResponse:
     tournament = tournament_or_403(request, pk)
     editable = tournament.status in manage_services.EDITABLE
     search = MemberSearchForm(request.GET or None)
+    own_clubs = manage_selectors.clubs_administered(request.user)
     create = MemberCreateForm(
-        initial={"club": tournament.organiser_id, "country": tournament.organiser.country}
+        initial={"club": tournament.organiser_id, "country": tournament.organiser.country},
+        clubs=own_clubs,
     )
     if request.method == "POST":
         if not editable:
@@ -97,7 +99,7 @@ def manage_participants(request: HttpRequest, pk: int) -> HttpResponse:
                 messages.success(request, _("The player is removed."))
                 return redirect("manage_participants", pk=pk)
             if action == "create":
-                create = MemberCreateForm(request.POST)
+                create = MemberCreateForm(request.POST, clubs=own_clubs)
                 if create.is_valid():
                     participant = manage_services.member_create_and_add(
                         tournament=tournament, member=create.save(commit=False), by=request.user
@@ -227,3 +229,18 @@ def manage_reopen(request: HttpRequest, pk: int) -> HttpResponse:
     else:
         messages.success(request, _("The table is a draft again: correct it and submit it."))
     return redirect("manage_tournament", pk=pk)
+
+
+@login_required
+@require_POST
+def manage_delete(request: HttpRequest, pk: int) -> HttpResponse:
+    """Abandon a draft: the table, its games and the identity data it proposed go."""
+    tournament = tournament_or_403(request, pk)
+    try:
+        manage_services.tournament_delete_draft(tournament=tournament, by=request.user)
+    except ValidationError as error:
+        for message in error_messages(error):
+            messages.error(request, message)
+        return redirect("manage_tournament", pk=pk)
+    messages.success(request, _("The draft %(name)s is deleted.") % {"name": tournament.name})
+    return redirect("manage_tournaments")

@@ -2,6 +2,7 @@
 
 from django.urls import path
 
+from tournaments.views.manage import members as member_views
 from tournaments.views.manage import tournaments as views
 
 urlpatterns = [
@@ -9,6 +10,12 @@ urlpatterns = [
     path("time-control/", views.manage_time_control, name="manage_time_control"),
     path("<int:pk>/players/", views.manage_participants, name="manage_participants"),
     path("<int:pk>/rounds/<int:number>/", views.manage_round, name="manage_round"),
+    path(
+        "<int:pk>/players/<int:member_pk>/identity/",
+        member_views.manage_member_identity,
+        name="manage_member_identity",
+    ),
     path("<int:pk>/submit/", views.manage_submit, name="manage_submit"),
+    path("<int:pk>/delete/", views.manage_delete, name="manage_delete"),
     path("<int:pk>/reopen/", views.manage_reopen, name="manage_reopen"),
 ]

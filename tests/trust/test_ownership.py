@@ -1,0 +1,122 @@
+"""Issue 14, holes 1 and 2: a club admin changes only his own club's members; for anyone
+else a file or a form proposes, the referee's approval applies, the history keeps it."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+from django.urls import reverse
+
+from clubsite.models import Member
+from tests.factories import ParticipantFactory, TournamentFactory
+from tests.trust.world import World, build, rivne_member, trf, upload, world  # noqa: F401
+from tournaments.models import MemberProposal
+
+pytestmark = pytest.mark.django_db
+
+GM_FILE = (("Bondar, Oleh", "GM", "14109999", "1990"), ("Kovalenko, Ivan", "", "", ""))
+
+
+def _identity(member: Member) -> tuple:
+    member.refresh_from_db()
+    return (member.fide_id, member.fide_title, member.federation, member.birth_year)
+
+
+def test_hole_1_an_import_by_another_club_changes_nothing_on_a_draft(world):  # noqa: F811
+    oleh = rivne_member(family_name="Bondar", given_name="Oleh", birth_date=None)
+    before = _identity(oleh)
+    kyiv = world.client("kyiv-admin")
+    draft = upload(kyiv, trf(*GM_FILE), "open.trf", world.kyiv, world.lists["chess"])
+    assert draft is not None and draft.status == "draft"
+    assert draft.participants.filter(member=oleh).exists()  # matched by name
+    assert _identity(oleh) == before == ("", "", "", None)
+    api = json.loads(kyiv.get(reverse("api_player", args=[oleh.pk])).content)
+    assert api["fide_id"] is None
+    assert "14109999" not in kyiv.get(reverse("player_detail", args=[oleh.pk])).content.decode()
+    proposed = dict(
+        MemberProposal.objects.filter(tournament=draft, member=oleh).values_list("field", "value")
+    )
+    assert proposed == {
+        "fide_id": "14109999", "fide_title": "GM", "federation": "UKR", "birth_year": "1990",
+    }  # fmt: skip
+    # abandoning the draft drops what it proposed
+    assert kyiv.post(reverse("manage_delete", args=[draft.pk])).status_code == 302
+    assert not MemberProposal.objects.exists()
+    assert _identity(oleh) == before
+
+
+def test_hole_1_the_lists_referee_approves_and_the_history_shows_it(world):  # noqa: F811
+    oleh = rivne_member(family_name="Bondar", given_name="Oleh", birth_date=None)
+    table = upload(world.client("kyiv-admin"), trf(*GM_FILE), "open.trf", world.kyiv,
+                   world.lists["chess"], status="submitted")  # fmt: skip
+    assert _identity(oleh) == ("", "", "", None)
+    referee = world.client("chess-referee")
+    review = referee.get(reverse("referee_review", args=[table.pk])).content.decode()
+    assert 'id="proposals"' in review and "14109999" in review and "Bondar" in review
+    referee.post(reverse("referee_decide", args=[table.pk]), {"decision": "approve"})
+    assert _identity(oleh) == ("14109999", "GM", "UKR", 1990)
+    # his club's admin and staff see who changed what and why; others do not
+    url = reverse("member_history", args=[oleh.pk])
+    for who in ("rivne-admin", "staff"):
+        page = world.client(who).get(url)
+        assert page.status_code == 200
+        html = page.content.decode()
+        assert "14109999" in html and "chess-referee" in html and "kyiv-admin" in html
+        assert f"#{table.pk}" in html
+    for who in ("kyiv-admin", "player", "chess-referee"):
+        assert world.client(who).get(url).status_code == 403
+    change = oleh.history.latest("history_date")
+    assert change.history_user.username == "chess-referee"
+    assert change.prev_record.fide_id == "" and change.fide_id == "14109999"
+
+
+def test_hole_2_a_club_admin_cannot_add_to_another_clubs_roster(world):  # noqa: F811
+    kyiv = world.client("kyiv-admin")
+    tournament = TournamentFactory(organiser=world.kyiv, status="draft")
+    url = reverse("manage_participants", args=[tournament.pk])
+    response = kyiv.post(url, {"action": "create", "family_name": "Shevchuk",
+                               "given_name": "Sofia", "grade": "25k", "club": world.rivne.pk})  # fmt: skip
+    assert response.status_code == 200  # the form refuses the club
+    assert "club" in response.context["create"].errors
+    assert not Member.objects.filter(family_name="Shevchuk").exists()
+    assert "Shevchuk" not in world.client("player").get("/clubs/rivne-go/").content.decode()
+    # his own club, or none, he may
+    kyiv.post(url, {"action": "create", "family_name": "Shevchuk", "given_name": "Sofia",
+                    "grade": "25k", "club": world.kyiv.pk, "confirm_new": "1"})  # fmt: skip
+    assert Member.objects.get(family_name="Shevchuk").club == world.kyiv
+
+
+def test_hole_2_an_import_proposes_the_club_a_file_names(world):  # noqa: F811
+    egd = (
+        b"; CL[A]\n; EV[Kyiv Cup]\n; DT[2024-05-01,2024-05-01]\n"
+        b"1 Newman Petro 5k UA Rivne_Go_Club 1 2+/w\n"
+        b"2 Oldman Ivan 6k UA Kyiv_Go_Club 0 1-/b\n"
+    )
+    kyiv = world.client("kyiv-admin")
+    table = upload(kyiv, egd, "cup.h9", world.kyiv, None, fmt="egd")
+    assert table is not None
+    petro = Member.objects.get(family_name="Newman")
+    assert petro.club is None  # not on Rivne's roster
+    assert MemberProposal.objects.get(member=petro).field == "club"
+    assert Member.objects.get(family_name="Oldman").club == world.kyiv  # his own club
+
+
+def test_own_member_is_corrected_at_once_another_clubs_is_proposed(world):  # noqa: F811
+    tournament = TournamentFactory(organiser=world.kyiv, status="draft")
+    ours = ParticipantFactory(tournament=tournament, member__club=world.kyiv).member
+    theirs = ParticipantFactory(tournament=tournament, member__club=world.rivne).member
+    kyiv = world.client("kyiv-admin")
+    for member in (ours, theirs):
+        url = reverse("manage_member_identity", args=[tournament.pk, member.pk])
+        assert kyiv.get(url).status_code == 200
+        kyiv.post(url, {"fide_id": "777", "egd_pin": "", "fide_title": "", "federation": "",
+                        "birth_year": "", "grade": "10k", "club": member.club_id})  # fmt: skip
+    assert Member.objects.get(pk=ours.pk).fide_id == "777"
+    assert Member.objects.get(pk=theirs.pk).fide_id == ""
+    assert MemberProposal.objects.get(member=theirs).value == "777"
+    assert ours.history.latest("history_date").history_user.username == "kyiv-admin"
+    # a player not in his table is not his to open
+    other = TournamentFactory(organiser=world.rivne, status="draft")
+    url = reverse("manage_member_identity", args=[other.pk, theirs.pk])
+    assert kyiv.get(url).status_code == 403
