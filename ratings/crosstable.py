@@ -64,7 +64,8 @@ def crosstable_with_ratings(tournament: Tournament) -> RatedCrosstable:
         rows=[RatedRow(**_copy(row)) for row in plain.rows],
         lists=links,
     )
-    if tournament.status == Tournament.Status.APPROVED:
+    # A list that approved rates the table before the others decide.
+    if tournament.status in (Tournament.Status.APPROVED, Tournament.Status.SUBMITTED):
         _attach_changes(table)
     return table
 

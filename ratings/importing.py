@@ -14,6 +14,7 @@ from dataclasses import dataclass
 from django.contrib.auth.models import AbstractBaseUser
 
 from clubsite.models import Club
+from ratings.list_approval import check_lists_accept
 from ratings.models import ListTournament, RatingEntry, RatingList
 from ratings.systems.registry import SYSTEMS
 from tournaments import importing
@@ -99,6 +100,8 @@ def results_import(
     source: str = "",
 ) -> Tournament:
     """Save the file as a tournament linked to the list (if rated), all or nothing."""
+    if rating_list is not None:
+        check_lists_accept([rating_list], organiser, by)
     return importing.results_import(
         results=results, organiser=organiser, by=by, choices=choices, status=status,
         fmt=fmt, source=source, target=list_target(rating_list),

@@ -53,6 +53,25 @@ class RatingList(models.Model):
         verbose_name=_("owner club"),
     )
     federation = models.CharField(_("federation"), max_length=120, blank=True)
+    # Which clubs may submit tables to the list (`ratings.list_approval.list_accepts`).
+    submitters = models.CharField(
+        _("who may submit"),
+        max_length=8,
+        choices=[
+            ("", _("the owner club only (any club if the list has no owner)")),
+            ("all", _("any club")),
+            ("named", _("the owner club and the clubs named")),
+        ],
+        blank=True,
+        default="",
+    )
+    submitting_clubs = models.ManyToManyField(
+        Club,
+        blank=True,
+        related_name="+",
+        verbose_name=_("clubs that may submit"),
+        help_text=_("With 'the owner club and the clubs named'."),
+    )
     description = models.TextField(_("description"), blank=True)
     params = models.JSONField(_("parameter overrides"), default=dict, blank=True)
     referees = models.ManyToManyField(
@@ -104,10 +123,29 @@ class RatingList(models.Model):
 
 
 class ListTournament(models.Model):
-    """A tournament submitted to a rating list, and how that list treated it."""
+    """A tournament submitted to a rating list, and how that list treated it: each list's
+    referee decides for his list (`ratings.list_approval`)."""
+
+    class Decision(models.TextChoices):
+        UNDECIDED = "", _("waiting for the list's referee")
+        APPROVED = "approved", _("approved for the list")
+        REJECTED = "rejected", _("refused by the list")
 
     rating_list = models.ForeignKey(RatingList, on_delete=models.CASCADE)
     tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="list_links")
+    decision = models.CharField(
+        _("decision"), max_length=8, choices=Decision.choices, blank=True, default=""
+    )
+    decided_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
+        related_name="+",
+        verbose_name=_("referee"),
+    )
+    decided_at = models.DateTimeField(_("decided at"), null=True, blank=True)
+    decision_comment = models.TextField(_("referee's comment"), blank=True)
     rated_at = models.DateTimeField(null=True, blank=True)
     # Why the list does not rate it (e.g. UFGO: under 45 minutes per player).
     not_rated_reason = models.CharField(max_length=300, blank=True)

@@ -19,6 +19,7 @@ from django.db.models import Count, Max, Sum
 from clubsite.members import effective_birth_date
 from clubsite.models import Member
 from ratings import rules
+from ratings.list_approval import counted_links
 from ratings.models import ListTournament, PublishedEntry, RatingHistory, RatingList
 from ratings.systems.grades import ALL_GRADES, Grade
 from ratings.systems.model import BadInput, Event, EventInput, EventOutput, Game, Player
@@ -159,12 +160,10 @@ def tournaments_from(
     include: Tournament | None = None,
     exclude: Iterable[int] = (),
 ) -> list[Tournament]:
-    """Approved tournaments of the list ending on or after `day`, in replay order."""
+    """Tournaments the list approved, ending on or after `day`, in replay order."""
     ids = set(
         ListTournament.objects.filter(
-            rating_list=rating_list,
-            tournament__status=Tournament.Status.APPROVED,
-            tournament__end_date__gte=day,
+            counted_links(), rating_list=rating_list, tournament__end_date__gte=day
         ).values_list("tournament_id", flat=True)
     )
     if include is not None:

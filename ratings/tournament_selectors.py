@@ -5,10 +5,11 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from django.contrib.auth.models import AbstractBaseUser
-from django.db.models import Count, QuerySet
+from django.db.models import Count, Q, QuerySet
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
+from ratings.list_approval import counted_links
 from ratings.models import ListTournament, RatingEntry, RatingList
 from tournaments.manage_selectors import empty_rounds_warning, time_control_advice
 from tournaments.models import Game, Tournament
@@ -33,21 +34,30 @@ def _refereed_tournaments(user: AbstractBaseUser) -> QuerySet[Tournament]:
 
 
 def referee_queue(user: AbstractBaseUser) -> QuerySet[Tournament]:
-    """Tables waiting for a decision on a list he referees, oldest submission first."""
+    """Tables waiting for his decision on a list he referees (staff: on any list, or
+    without a list), oldest submission first."""
+    undecided = ListTournament.objects.filter(decision=ListTournament.Decision.UNDECIDED)
+    if not user.is_staff:
+        undecided = undecided.filter(rating_list__referees=user)
+    waiting = Q(pk__in=undecided.values("tournament_id"))
+    if user.is_staff:
+        waiting |= Q(list_links__isnull=True)
     return (
         _refereed_tournaments(user)
-        .filter(status=Tournament.Status.SUBMITTED)
+        .filter(waiting, status=Tournament.Status.SUBMITTED)
         .prefetch_related("rating_lists")
         .order_by("submitted_at", "id")
     )
 
 
-def referee_recent(user: AbstractBaseUser, limit: int = 15) -> QuerySet[Tournament]:
-    return (
-        _refereed_tournaments(user)
-        .filter(status__in=[Tournament.Status.APPROVED, Tournament.Status.REJECTED])
-        .order_by("-decided_at", "-id")[:limit]
-    )
+def referee_recent(user: AbstractBaseUser, limit: int = 15) -> QuerySet[ListTournament]:
+    """His latest decisions, list by list."""
+    decided = ListTournament.objects.exclude(decision=ListTournament.Decision.UNDECIDED)
+    if not user.is_staff:
+        decided = decided.filter(rating_list__referees=user)
+    return decided.select_related(
+        "tournament", "tournament__organiser", "rating_list", "decided_by"
+    ).order_by("-decided_at", "-id")[:limit]
 
 
 @dataclass(frozen=True)
@@ -136,6 +146,7 @@ def review_warnings(tournament: Tournament) -> list[Warning]:
 class ListStatus:
     link: ListTournament
     waiting: bool
+    counted: bool = False  # the list approved the table
 
     @property
     def rating_list(self) -> RatingList:
@@ -144,14 +155,17 @@ class ListStatus:
 
 def recompute_status(tournament: Tournament) -> list[ListStatus]:
     """Per list: is the approved table rated yet? `waiting` while a recompute is due."""
-    links = ListTournament.objects.filter(tournament=tournament).select_related("rating_list")
+    links = ListTournament.objects.filter(tournament=tournament).select_related(
+        "rating_list", "decided_by"
+    )
+    counted = set(links.filter(counted_links()).values_list("pk", flat=True))
     statuses = []
     for link in links.order_by("rating_list__name"):
         rating_list = link.rating_list
         busy = rating_list.state in (RatingList.State.WAITING, RatingList.State.RECOMPUTING)
         unrated = link.rated_at is None and not link.not_rated_reason
-        waiting = tournament.status == Tournament.Status.APPROVED and (
+        waiting = link.pk in counted and (
             busy or (unrated and rating_list.state != RatingList.State.FAILED)
         )
-        statuses.append(ListStatus(link, waiting))
+        statuses.append(ListStatus(link, waiting, link.pk in counted))
     return statuses

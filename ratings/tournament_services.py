@@ -14,6 +14,7 @@ from typing import Any
 from django.contrib.auth.models import AbstractBaseUser
 from django.db import transaction
 
+from ratings import list_approval
 from ratings.models import ListTournament, RatingList
 from ratings.services import rating_list_request_recompute
 from tournaments import manage_services
@@ -41,6 +42,8 @@ def tournament_create_with_lists(
     *, tournament: Tournament, rating_lists: Iterable[RatingList], by: AbstractBaseUser
 ) -> Tournament:
     """Save an unsaved Tournament built by the form, as a draft, with its lists."""
+    rating_lists = list(rating_lists)
+    list_approval.check_lists_accept(rating_lists, tournament.organiser, by)
     tournament = manage_services.tournament_create(tournament=tournament, by=by)
     tournament_lists_set(tournament=tournament, rating_lists=rating_lists)
     return tournament
@@ -55,40 +58,69 @@ def tournament_update_with_lists(
     by: AbstractBaseUser,
 ) -> Tournament:
     """Change a draft's details and its lists."""
+    rating_lists = list(rating_lists)
+    organiser = changes.get("organiser", tournament.organiser)
+    list_approval.check_lists_accept(rating_lists, organiser, by)
     current = manage_services.tournament_update(tournament=tournament, changes=changes, by=by)
     tournament_lists_set(tournament=current, rating_lists=rating_lists)
     return current
 
 
-def _request_recompute(tournament: Tournament, trigger: str) -> None:
-    for rating_list in tournament.rating_lists.all():
+@transaction.atomic
+def tournament_approve_and_rate(
+    *,
+    tournament: Tournament,
+    by: AbstractBaseUser,
+    comment: str = "",
+    rating_lists: Iterable[RatingList] | None = None,
+) -> Tournament:
+    """Approve the table for the lists `by` referees (staff: all; or those named), apply
+    the identity data it proposes, and queue the recompute of exactly those lists after
+    the commit (a failed approval queues nothing). The table is approved once every list
+    decided (`ratings.list_approval`)."""
+    outcome = list_approval.lists_decide(
+        tournament=tournament, by=by, decision=ListTournament.Decision.APPROVED,
+        comment=comment, rating_lists=rating_lists,
+    )  # fmt: skip
+    proposals_apply(tournament=outcome.tournament, by=by)
+    for rating_list in outcome.decided:
         rating_list_request_recompute(
-            rating_list=rating_list, from_date=tournament.end_date, trigger=trigger
+            rating_list=rating_list,
+            from_date=outcome.tournament.end_date,
+            trigger=f"approval of tournament {tournament.pk}",
         )
+    return outcome.tournament
 
 
 @transaction.atomic
-def tournament_approve_and_rate(
-    *, tournament: Tournament, by: AbstractBaseUser, comment: str = ""
+def tournament_reject_for_lists(
+    *,
+    tournament: Tournament,
+    by: AbstractBaseUser,
+    comment: str,
+    rating_lists: Iterable[RatingList] | None = None,
 ) -> Tournament:
-    """Approve the table and queue the recompute of every list it counts for, after the
-    commit (a failed approval queues nothing)."""
-    tournament = workflow.tournament_approve(tournament=tournament, by=by, comment=comment)
-    proposals_apply(tournament=tournament, by=by)
-    _request_recompute(tournament, trigger=f"approval of tournament {tournament.pk}")
-    return tournament
+    """Refuse the table for `by`'s lists; the other lists still decide for themselves."""
+    return list_approval.lists_decide(
+        tournament=tournament, by=by, decision=ListTournament.Decision.REJECTED,
+        comment=comment, rating_lists=rating_lists,
+    ).tournament  # fmt: skip
 
 
 @transaction.atomic
 def tournament_reopen_and_unrate(
     *, tournament: Tournament, by: AbstractBaseUser, comment: str = ""
 ) -> Tournament:
-    """Reopen the table; if it was approved, its lists recompute without it."""
-    was_approved = (
-        Tournament.objects.select_for_update().get(pk=tournament.pk).status
-        == Tournament.Status.APPROVED
-    )
+    """Reopen the table; the lists that counted it recompute without it, and every list
+    decides again when it comes back."""
+    Tournament.objects.select_for_update().get(pk=tournament.pk)
+    counted = list_approval.lists_counting(tournament)
     tournament = workflow.tournament_reopen(tournament=tournament, by=by, comment=comment)
-    if was_approved:
-        _request_recompute(tournament, trigger=f"reopening of tournament {tournament.pk}")
+    list_approval.decisions_reset(tournament)
+    for rating_list in counted:
+        rating_list_request_recompute(
+            rating_list=rating_list,
+            from_date=tournament.end_date,
+            trigger=f"reopening of tournament {tournament.pk}",
+        )
     return tournament

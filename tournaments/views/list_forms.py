@@ -11,6 +11,7 @@ from typing import Any
 from django import forms
 from django.utils.translation import gettext_lazy as _
 
+from ratings.list_approval import lists_refusing
 from ratings.models import RatingList
 from tournaments.views.forms import ResultsUploadForm, TournamentForm
 
@@ -34,6 +35,13 @@ class TournamentListsForm(TournamentForm):
 
     def clean(self) -> dict[str, Any]:
         data = super().clean()
+        refusing = lists_refusing(data.get("rating_lists") or [], data.get("organiser"))
+        for rating_list in refusing:
+            self.add_error(
+                "rating_lists",
+                _("%(list)s accepts tables of its own club only (or of the clubs it names).")
+                % {"list": rating_list.name},
+            )
         game = data.get("game")
         for rating_list in data.get("rating_lists") or []:
             if game and rating_list.game != game:
@@ -60,3 +68,14 @@ class ResultsUploadListForm(ResultsUploadForm):
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         self.fields["rating_list"].queryset = RatingList.objects.order_by("name")
+
+    def clean(self) -> dict[str, Any]:
+        data = super().clean()
+        rating_list = data.get("rating_list")
+        if rating_list is not None and lists_refusing([rating_list], data.get("organiser")):
+            self.add_error(
+                "rating_list",
+                _("%(list)s accepts tables of its own club only (or of the clubs it names).")
+                % {"list": rating_list.name},
+            )
+        return data

@@ -13,9 +13,9 @@ from django.views.decorators.http import require_GET, require_POST
 
 from ratings import tournament_selectors as referee_selectors
 from ratings.crosstable import crosstable_with_ratings
+from ratings.list_approval import undecided_for
 from ratings.services import rating_impact_preview
-from ratings.tournament_services import tournament_approve_and_rate
-from tournaments import services
+from ratings.tournament_services import tournament_approve_and_rate, tournament_reject_for_lists
 from tournaments.models import Tournament
 from tournaments.permissions import can_view, is_referee
 from tournaments.proposals import proposals_for_review
@@ -53,7 +53,12 @@ def referee_queue(request: HttpRequest) -> HttpResponse:
 @require_GET
 def referee_review(request: HttpRequest, pk: int) -> HttpResponse:
     tournament = _tournament(request, pk)
-    submitted = tournament.status == Tournament.Status.SUBMITTED
+    mine = list(undecided_for(request.user, tournament))
+    has_lists = tournament.list_links.exists()
+    # His decision is asked while one of his lists is undecided (staff: a table without lists).
+    submitted = tournament.status == Tournament.Status.SUBMITTED and (
+        bool(mine) or (request.user.is_staff and not has_lists)
+    )
     return render(
         request,
         "referee/review.html",
@@ -66,6 +71,7 @@ def referee_review(request: HttpRequest, pk: int) -> HttpResponse:
             "proposals": proposals_for_review(tournament),
             "form": DecisionCommentForm(),
             "submitted": submitted,
+            "my_lists": [link.rating_list for link in mine],
             **NAV,
         },
     )
@@ -81,13 +87,23 @@ def referee_decide(request: HttpRequest, pk: int) -> HttpResponse:
         messages.error(request, _("Choose to approve or reject the table."))
         return redirect("referee_review", pk=pk)
     comment = form.cleaned_data["comment"]
+    chosen = request.POST.getlist("lists")
+    rating_lists = None
+    if chosen:
+        ids = [int(v) for v in chosen if v.isdigit() and len(v) < 12]
+        rating_lists = [link.rating_list for link in undecided_for(request.user, tournament)
+                        if link.rating_list_id in ids]  # fmt: skip
     try:
         if decision == "approve":
-            tournament_approve_and_rate(tournament=tournament, by=request.user, comment=comment)
-            messages.success(request, _("Approved. The rating lists are being recomputed."))
+            tournament_approve_and_rate(
+                tournament=tournament, by=request.user, comment=comment, rating_lists=rating_lists
+            )
+            messages.success(request, _("Approved for your lists; they are being recomputed."))
         else:
-            services.tournament_reject(tournament=tournament, by=request.user, comment=comment)
-            messages.success(request, _("Rejected. The club sees your comment."))
+            tournament_reject_for_lists(
+                tournament=tournament, by=request.user, comment=comment, rating_lists=rating_lists
+            )
+            messages.success(request, _("Refused for your lists. The club sees your comment."))
     except ValidationError as error:
         for message in error.messages:
             messages.error(request, message)
