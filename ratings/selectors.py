@@ -283,9 +283,11 @@ def _chart_data(sections: list[ListSection]) -> dict[str, Any]:
 
 
 def _grade_history(member: Member) -> list[dict[str, Any]]:
-    """The grade he played at, each time it changed (from his tournament entries)."""
+    """The grade he played at, each time it changed (from his tournament entries; a draft
+    is its club's private work, so it says nothing here)."""
     rows = (
         member.participations.filter(grade__isnull=False)
+        .exclude(tournament__status=Tournament.Status.DRAFT)
         .select_related("tournament")
         .only("grade", "member", "tournament__id", "tournament__name", "tournament__end_date")
         .order_by("tournament__end_date", "tournament__id")

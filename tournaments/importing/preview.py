@@ -55,7 +55,7 @@ def results_preview(
         organiser=organiser,
         game=game,
         players=tuple(matches),
-        warnings=(*results.warnings, *_duplicate_warnings(results.details)),
+        warnings=(*results.warnings, *_duplicate_warnings(results.details, organiser)),
         checks=tuple(_checks(results, target, matches)),
         errors=tuple(
             _errors(results, target, game, matches)
@@ -78,17 +78,21 @@ def _name_and_dates(details: TournamentDetails) -> tuple[str, dt.date, dt.date]:
 DUPLICATES_NAMED = 3
 
 
-def _duplicate_warnings(details: TournamentDetails) -> list[Problem]:
+def _duplicate_warnings(details: TournamentDetails, organiser: Club) -> list[Problem]:
     """The tournaments this file may already be: same name and end date, or same code.
 
-    Only a warning: a club may hold two events of one name on one day (two groups).
+    Only a warning: a club may hold two events of one name on one day (two groups). The
+    importing club's own tables are named; another club's public table is only said to
+    exist, and another club's draft is its private work: not mentioned at all.
     """
     name, _start, end = _name_and_dates(details)
     code = (details.code or "").strip()[:200]
     same = Q(name=name, end_date=end) | (Q(code=code) if code else Q(pk__in=[]))
-    found = list(Tournament.objects.filter(same).order_by("-end_date", "pk")[:DUPLICATES_NAMED])
+    found = Tournament.objects.filter(same)
+    mine = found.filter(organiser=organiser) if organiser.pk is not None else found.none()
+    own = list(mine.order_by("-end_date", "pk")[:DUPLICATES_NAMED])
     warnings = []
-    for tournament in found:
+    for tournament in own:
         values = {
             "name": tournament.name,
             "date": tournament.end_date.isoformat(),
@@ -107,6 +111,20 @@ def _duplicate_warnings(details: TournamentDetails) -> list[Problem]:
                 "(%(date)s, #%(id)s, %(status)s). Importing the file again makes a second one."
             )
         warnings.append(Problem(None, None, message % values, "warning"))
+    others = found.exclude(pk__in=mine.values("pk"))
+    public = others.exclude(status=Tournament.Status.DRAFT)
+    if public.exists():
+        warnings.append(
+            Problem(
+                None,
+                None,
+                _(
+                    "A similar public tournament (same name and end date, or same code) is "
+                    "already here, entered by another club. Check it is not this one."
+                ),
+                "warning",
+            )
+        )
     return warnings
 
 
