@@ -9,7 +9,7 @@ import pytest
 from django.test import Client
 from django.urls import reverse
 
-from tests.trust.world import rivne_member, upload, world  # noqa: F401
+from tests.trust.world import rivne_member, upload
 from tournaments.models import Participant
 
 pytestmark = pytest.mark.django_db
@@ -21,7 +21,7 @@ NINE_PRO = (
 )
 
 
-def _draft(world, who="kyiv-admin", club=None):  # noqa: F811
+def _draft(world, who="kyiv-admin", club=None):
     oleh = rivne_member(family_name="Bondar", given_name="Oleh", grade="3k")
     draft = upload(world.client(who), NINE_PRO, "secret.h9", club or world.kyiv, None,
                    choices={"choice-0": str(oleh.pk)}, fmt="egd")  # fmt: skip
@@ -30,7 +30,7 @@ def _draft(world, who="kyiv-admin", club=None):  # noqa: F811
     return oleh, draft
 
 
-def test_hole_5_a_drafts_grade_is_on_no_public_profile(world):  # noqa: F811
+def test_hole_5_a_drafts_grade_is_on_no_public_profile(world):
     oleh, draft = _draft(world)
     public = Client()
     profile = public.get(reverse("player_detail", args=[oleh.pk])).content.decode()
@@ -52,7 +52,7 @@ def test_hole_5_a_drafts_grade_is_on_no_public_profile(world):  # noqa: F811
     assert "Secret Kyiv Cup" in profile and "9p" in profile
 
 
-def test_hole_5_another_clubs_import_hint_names_no_draft(world):  # noqa: F811
+def test_hole_5_another_clubs_import_hint_names_no_draft(world):
     _oleh, draft = _draft(world)
     rivne = world.client("rivne-admin")
     from django.core.files.uploadedfile import SimpleUploadedFile

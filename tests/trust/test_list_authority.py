@@ -9,14 +9,14 @@ from django.urls import reverse
 
 from ratings.models import ListTournament, RatingHistory, RecomputeRun
 from tests.factories import GameFactory, MemberFactory, ParticipantFactory, TournamentFactory
-from tests.trust.world import World, world  # noqa: F401
+from tests.trust.world import World
 from tournaments.models import Tournament
 
 pytestmark = pytest.mark.django_db
 THREE = ("rivne", "egf-gor", "ufgo")
 
 
-def _table(world: World, lists=THREE) -> Tournament:  # noqa: F811
+def _table(world: World, lists=THREE) -> Tournament:
     table = TournamentFactory(organiser=world.rivne, status="submitted", rounds=1,
                               basic_time_minutes=90)  # fmt: skip
     players = [MemberFactory(club=world.rivne, grade=g) for g in ("5k", "6k", "7k", "8k")]
@@ -35,19 +35,19 @@ def _rated_in(table: Tournament) -> set[str]:
     )
 
 
-def _decide(world: World, who: str, table: Tournament, decision: str, comment: str = ""):  # noqa: F811
+def _decide(world: World, who: str, table: Tournament, decision: str, comment: str = ""):
     return world.client(who).post(
         reverse("referee_decide", args=[table.pk]), {"decision": decision, "comment": comment}
     )
 
 
-def _queue(world: World, who: str) -> list[int]:  # noqa: F811
+def _queue(world: World, who: str) -> list[int]:
     return [t.pk for t in world.client(who).get(reverse("referee_queue")).context["queue"]]
 
 
 def test_hole_3_one_lists_referee_rates_the_table_in_his_list_only(
     world,
-    django_capture_on_commit_callbacks,  # noqa: F811
+    django_capture_on_commit_callbacks,
 ):
     table = _table(world)
     assert table.pk in _queue(world, "rivne-referee")
@@ -83,7 +83,7 @@ def test_hole_3_one_lists_referee_rates_the_table_in_his_list_only(
     assert "Not our time control" in page.content.decode()
 
 
-def test_a_table_every_list_refuses_is_rejected(world):  # noqa: F811
+def test_a_table_every_list_refuses_is_rejected(world):
     table = _table(world, lists=("rivne", "ufgo"))
     _decide(world, "rivne-referee", table, "reject", "Wrong dates")
     _decide(world, "ufgo-referee", table, "reject", "Too fast")
@@ -94,7 +94,7 @@ def test_a_table_every_list_refuses_is_rejected(world):  # noqa: F811
 
 def test_reopening_unrates_the_lists_that_approved_and_asks_them_again(
     world,
-    django_capture_on_commit_callbacks,  # noqa: F811
+    django_capture_on_commit_callbacks,
 ):
     table = _table(world, lists=("rivne", "egf-gor"))
     with django_capture_on_commit_callbacks(execute=True):
@@ -109,7 +109,7 @@ def test_reopening_unrates_the_lists_that_approved_and_asks_them_again(
     ) == {""}
 
 
-def test_hole_3_a_club_cannot_submit_to_another_clubs_own_list(world):  # noqa: F811
+def test_hole_3_a_club_cannot_submit_to_another_clubs_own_list(world):
     kyiv = world.client("kyiv-admin")
     form = {"name": "Kyiv Cup", "organiser": world.kyiv.pk, "city": "Kyiv", "country": "UA",
             "start_date": "2024-05-01", "end_date": "2024-05-01", "game": "go",

@@ -10,7 +10,7 @@ from django.urls import reverse
 
 from clubsite.models import Member
 from tests.factories import ParticipantFactory, TournamentFactory
-from tests.trust.world import World, build, rivne_member, trf, upload, world  # noqa: F401
+from tests.trust.world import rivne_member, trf, upload
 from tournaments.models import MemberProposal
 
 pytestmark = pytest.mark.django_db
@@ -23,7 +23,7 @@ def _identity(member: Member) -> tuple:
     return (member.fide_id, member.fide_title, member.federation, member.birth_year)
 
 
-def test_hole_1_an_import_by_another_club_changes_nothing_on_a_draft(world):  # noqa: F811
+def test_hole_1_an_import_by_another_club_changes_nothing_on_a_draft(world):
     oleh = rivne_member(family_name="Bondar", given_name="Oleh", birth_date=None)
     before = _identity(oleh)
     kyiv = world.client("kyiv-admin")
@@ -46,7 +46,7 @@ def test_hole_1_an_import_by_another_club_changes_nothing_on_a_draft(world):  # 
     assert _identity(oleh) == before
 
 
-def test_hole_1_the_lists_referee_approves_and_the_history_shows_it(world):  # noqa: F811
+def test_hole_1_the_lists_referee_approves_and_the_history_shows_it(world):
     oleh = rivne_member(family_name="Bondar", given_name="Oleh", birth_date=None)
     table = upload(world.client("kyiv-admin"), trf(*GM_FILE), "open.trf", world.kyiv,
                    world.lists["chess"], status="submitted")  # fmt: skip
@@ -71,7 +71,7 @@ def test_hole_1_the_lists_referee_approves_and_the_history_shows_it(world):  # n
     assert change.prev_record.fide_id == "" and change.fide_id == "14109999"
 
 
-def test_hole_2_a_club_admin_cannot_add_to_another_clubs_roster(world):  # noqa: F811
+def test_hole_2_a_club_admin_cannot_add_to_another_clubs_roster(world):
     kyiv = world.client("kyiv-admin")
     tournament = TournamentFactory(organiser=world.kyiv, status="draft")
     url = reverse("manage_participants", args=[tournament.pk])
@@ -87,7 +87,7 @@ def test_hole_2_a_club_admin_cannot_add_to_another_clubs_roster(world):  # noqa:
     assert Member.objects.get(family_name="Shevchuk").club == world.kyiv
 
 
-def test_hole_2_an_import_proposes_the_club_a_file_names(world):  # noqa: F811
+def test_hole_2_an_import_proposes_the_club_a_file_names(world):
     egd = (
         b"; CL[A]\n; EV[Kyiv Cup]\n; DT[2024-05-01,2024-05-01]\n"
         b"1 Newman Petro 5k UA Rivne_Go_Club 1 2+/w\n"
@@ -102,7 +102,7 @@ def test_hole_2_an_import_proposes_the_club_a_file_names(world):  # noqa: F811
     assert Member.objects.get(family_name="Oldman").club == world.kyiv  # his own club
 
 
-def test_own_member_is_corrected_at_once_another_clubs_is_proposed(world):  # noqa: F811
+def test_own_member_is_corrected_at_once_another_clubs_is_proposed(world):
     tournament = TournamentFactory(organiser=world.kyiv, status="draft")
     ours = ParticipantFactory(tournament=tournament, member__club=world.kyiv).member
     theirs = ParticipantFactory(tournament=tournament, member__club=world.rivne).member

@@ -9,7 +9,6 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-import pytest
 from django.core.files.uploadedfile import SimpleUploadedFile
 from django.test import Client
 from django.urls import reverse
@@ -17,7 +16,6 @@ from django.urls import reverse
 from clubsite.models import Club, Member
 from ratings.models import RatingList
 from tests.factories import ClubFactory, MemberFactory, RatingListFactory, UserFactory
-from tests.web.manage_data import FAST_HASHERS
 from tournaments.models import Tournament
 
 
@@ -54,12 +52,6 @@ def build() -> World:
         world.users[f"{slug}-referee"] = referee
         rating_list.referees.add(referee)
     return world
-
-
-@pytest.fixture
-def world(db, settings) -> World:
-    settings.PASSWORD_HASHERS = FAST_HASHERS
-    return build()
 
 
 def rivne_member(**values) -> Member:
