@@ -14,6 +14,7 @@ from dataclasses import dataclass
 from django.contrib.auth import get_user_model
 from django.db import transaction
 
+from clubsite.duplicates import skeleton
 from clubsite.fields import parse_grade
 from clubsite.models import Club, Member
 from ratings.models import ListTournament, PublishedList, RatingList
@@ -333,34 +334,44 @@ def _clubs() -> dict[str, Club]:
     return clubs
 
 
+def _person(
+    rng: random.Random, slug: str, today: dt.date
+) -> tuple[str, str, str, str | None, dt.date, bool]:
+    """A random member of the club: family and given name, country, grade, birth, sex."""
+    female = rng.random() < 0.3
+    if slug in ("rivne-go", "kyiv-go"):
+        family = rng.choice(UA_FAMILY)
+        given = rng.choice(UA_GIVEN_F if female else UA_GIVEN_M)
+        if female and family.endswith("ov"):
+            family += "a"
+        country, grade = "UA", rng.choice(GO_GRADES)
+        birth = dt.date(rng.randint(1955, 2012), rng.randint(1, 12), rng.randint(1, 28))
+    elif slug == "moscow-chess":
+        family = rng.choice(RU_FAMILY) + ("a" if female else "")
+        given = rng.choice(RU_GIVEN_F if female else RU_GIVEN_M)
+        country, grade = "RU", None
+        birth = dt.date(today.year - rng.randint(6, 13), rng.randint(1, 12), rng.randint(1, 28))
+    else:
+        family, _given, country = rng.choice(WORLD)
+        given = rng.choice(WORLD)[1]
+        grade = None
+        birth = dt.date(rng.randint(1960, 2008), rng.randint(1, 12), rng.randint(1, 28))
+    return family, given, country, grade, birth, female
+
+
 def _members(rng: random.Random, clubs: dict[str, Club]) -> dict[str, list[Member]]:
     today = dt.date.today()
     groups: dict[str, list[Member]] = {slug: [] for slug in clubs}
     plan = [("rivne-go", 40), ("kyiv-go", 45), ("moscow-chess", 40), ("reversi-zone", 25)]
     number = 0
+    used: set[tuple[str, str]] = set()  # one person, one member: no two share a name
     for slug, count in plan:
         for _ in range(count):
             number += 1
-            female = rng.random() < 0.3
-            if slug in ("rivne-go", "kyiv-go"):
-                family = rng.choice(UA_FAMILY)
-                given = rng.choice(UA_GIVEN_F if female else UA_GIVEN_M)
-                if female and family.endswith("ov"):
-                    family += "a"
-                country, grade = "UA", rng.choice(GO_GRADES)
-                birth = dt.date(rng.randint(1955, 2012), rng.randint(1, 12), rng.randint(1, 28))
-            elif slug == "moscow-chess":
-                family = rng.choice(RU_FAMILY) + ("a" if female else "")
-                given = rng.choice(RU_GIVEN_F if female else RU_GIVEN_M)
-                country, grade = "RU", None
-                birth = dt.date(
-                    today.year - rng.randint(6, 13), rng.randint(1, 12), rng.randint(1, 28)
-                )
-            else:
-                family, given, country = rng.choice(WORLD)
-                given = f"{given}"
-                grade = None
-                birth = dt.date(rng.randint(1960, 2008), rng.randint(1, 12), rng.randint(1, 28))
+            family, given, country, grade, birth, female = _person(rng, slug, today)
+            while (skeleton(family), skeleton(given)) in used:
+                family, given, country, grade, birth, female = _person(rng, slug, today)
+            used.add((skeleton(family), skeleton(given)))
             member, _ = Member.objects.get_or_create(
                 import_key=f"demo-{number:03d}",
                 defaults={

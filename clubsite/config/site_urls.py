@@ -27,6 +27,7 @@ urlpatterns = [
         name="player_breakdown",
     ),
     path("players/<int:pk>/history/", member_views.member_history, name="member_history"),
+    path("players/<int:pk>/merge/", member_views.member_merge, name="member_merge"),
     path("me/", views.my_profile, name="my_profile"),
     path("tournaments/", tournament_views.tournament_list, name="tournament_list"),
     path(

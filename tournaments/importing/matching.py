@@ -12,13 +12,20 @@ from django.db.models.functions import Concat, Lower
 from django.utils.text import slugify
 from django.utils.translation import gettext as _
 
+from clubsite.duplicates import DuplicateIndex
 from clubsite.models import Club, Member
 from tournaments.formats.model import (
     FilePlayer,
     Problem,
     ResultsFile,
 )
-from tournaments.importing.common import ListTarget, MatchStatus, _keys_identify, _norm
+from tournaments.importing.common import (
+    ListTarget,
+    MatchStatus,
+    _keys_identify,
+    _norm,
+    club_named,
+)
 
 # --- the preview ----------------------------------------------------------------------
 
@@ -211,3 +218,54 @@ def _with_list_flags(matches: list[PlayerMatch], target: ListTarget | None) -> l
         )
         for m in matches
     ]
+
+
+def with_likely_duplicates(
+    matches: list[PlayerMatch], fmt: str | None, clubs: dict[str, Club]
+) -> list[PlayerMatch]:
+    """A player the file brings as new may be a member under another spelling (Шевчук,
+    Shevchuk) or with his PIN: then the admin chooses (issue 14: one person, one member)."""
+    new = [m for m in matches if m.status == "new"]
+    if not new:
+        return matches
+    index = DuplicateIndex()
+    out = []
+    for match in matches:
+        if match.status != "new":
+            out.append(match)
+            continue
+        player = match.player
+        family, given = player.family_name, player.given_name
+        if not family:
+            family = _full_name(player, fmt)
+        candidates = index.find(
+            family_name=family, given_name=given or "", birth_year=player.birth_year,
+            club=club_named(clubs, player.club), egd_pin=player.egd_pin or "",
+            fide_id=player.fide_id or "",
+        )  # fmt: skip
+        # As in matching by name: another PIN, FIDE ID or country is somebody else.
+        country = (player.country or "").upper()
+        candidates = [
+            c
+            for c in candidates
+            if not (player.egd_pin and c.member.egd_pin and c.member.egd_pin != player.egd_pin)
+            and not (player.fide_id and c.member.fide_id and c.member.fide_id != player.fide_id)
+            and not (country and c.member.country and c.member.country != country)
+        ]
+        if not candidates:
+            out.append(match)
+            continue
+        notes = tuple(
+            _("Likely the same person: %(name)s (#%(id)d): %(why)s.")
+            % {"name": c.member.full_name, "id": c.member.pk, "why": c.text}
+            for c in candidates
+        )
+        out.append(
+            PlayerMatch(
+                player,
+                "ambiguous",
+                candidates=tuple(c.member for c in candidates),
+                notes=(*match.notes, *notes),
+            )  # fmt: skip
+        )
+    return out

@@ -24,6 +24,7 @@ from tournaments.importing.common import (
     _declared,
     _format_code,
     _game_for,
+    club_index,
 )
 from tournaments.importing.matching import (
     ImportPreview,
@@ -32,6 +33,7 @@ from tournaments.importing.matching import (
     _Index,
     _match_one,
     _with_list_flags,
+    with_likely_duplicates,
 )
 from tournaments.models import Tournament
 
@@ -47,6 +49,7 @@ def results_preview(
     code = _format_code(results, fmt)
     index = _Index(results, code)
     matches = _claimed_twice([_match_one(p, index, code) for p in results.players])
+    matches = with_likely_duplicates(matches, code, club_index(Club.objects.all()))
     matches = _with_list_flags(matches, target)
     game = _game_for(code, target)
     return ImportPreview(

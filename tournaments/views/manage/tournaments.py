@@ -16,6 +16,7 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
+from clubsite.duplicates import Candidate, likely_duplicates
 from clubsite.models import Member
 from ratings.tournament_services import tournament_reopen_and_unrate
 from tournaments import manage_selectors, manage_services, selectors, services
@@ -67,6 +68,7 @@ def manage_participants(request: HttpRequest, pk: int) -> HttpResponse:
     tournament = tournament_or_403(request, pk)
     editable = tournament.status in manage_services.EDITABLE
     search = MemberSearchForm(request.GET or None)
+    duplicates: list[Candidate] = []
     own_clubs = manage_selectors.clubs_administered(request.user)
     create = MemberCreateForm(
         initial={"club": tournament.organiser_id, "country": tournament.organiser.country},
@@ -100,7 +102,9 @@ def manage_participants(request: HttpRequest, pk: int) -> HttpResponse:
                 return redirect("manage_participants", pk=pk)
             if action == "create":
                 create = MemberCreateForm(request.POST, clubs=own_clubs)
-                if create.is_valid():
+                if create.is_valid() and not request.POST.get("confirm_new"):
+                    duplicates = _likely_duplicates(create.cleaned_data, tournament)
+                if create.is_valid() and not duplicates:
                     participant = manage_services.member_create_and_add(
                         tournament=tournament, member=create.save(commit=False), by=request.user
                     )
@@ -133,10 +137,21 @@ def manage_participants(request: HttpRequest, pk: int) -> HttpResponse:
             "search": search,
             "found": found,
             "create": create,
+            "duplicates": duplicates,
             "editable": editable,
             **NAV,
         },
     )
+
+
+def _likely_duplicates(data: dict, tournament: Tournament) -> list[Candidate]:
+    """The members the new one may already be, not yet in this tournament."""
+    birth = data.get("birth_date")
+    playing = tournament.participants.values_list("member_id", flat=True)
+    return likely_duplicates(
+        family_name=data["family_name"], given_name=data.get("given_name") or "",
+        birth_year=birth.year if birth else None, club=data.get("club"), exclude=playing,
+    )  # fmt: skip
 
 
 @login_required
