@@ -98,11 +98,14 @@ def results_import(
     status: str = Tournament.Status.SUBMITTED,
     fmt: str | None = None,
     source: str = "",
+    host: Club | None = None,
+    host_external: bool = False,
 ) -> Tournament:
     """Save the file as a tournament linked to the list (if rated), all or nothing."""
     if rating_list is not None:
         check_lists_accept([rating_list], organiser, by)
     return importing.results_import(
         results=results, organiser=organiser, by=by, choices=choices, status=status,
-        fmt=fmt, source=source, target=list_target(rating_list),
+        fmt=fmt, source=source, target=list_target(rating_list), host=host,
+        host_external=host_external,
     )  # fmt: skip

@@ -31,6 +31,16 @@ def _english():
 
 
 @pytest.fixture(autouse=True)
+def _empty_cache():
+    """Each test starts with an empty cache: list keys carry the list's id and version,
+    which a rolled-back test's list may share with the next one's."""
+    from django.core.cache import cache
+
+    cache.clear()
+    yield
+
+
+@pytest.fixture(autouse=True)
 def _eager_tasks():
     previous = celery_app.conf.task_always_eager
     celery_app.conf.task_always_eager = True

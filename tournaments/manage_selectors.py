@@ -73,6 +73,7 @@ def round_initial(tournament: Tournament, round_number: int) -> list[dict]:
             "kind": g.kind,
             "result": g.result,
             "handicap": g.handicap,
+            "colour": "recorded" if g.colours_known else "unknown",
         }
         for g in games
     ]

@@ -102,6 +102,17 @@ class Tournament(models.Model):
     organiser = models.ForeignKey(
         Club, on_delete=models.PROTECT, related_name="tournaments", verbose_name=_("organiser")
     )
+    # Who held it, when that is not the club that enters the table (an imported file's
+    # event): another club, or nobody of ours (`host_external`). Empty: the organiser.
+    host = models.ForeignKey(
+        Club,
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
+        related_name="hosted_tournaments",
+        verbose_name=_("organised by"),
+    )
+    host_external = models.BooleanField(_("organised by no club here"), default=False)
     status = models.CharField(
         _("status"), max_length=10, choices=Status.choices, default=Status.DRAFT, db_index=True
     )
@@ -152,6 +163,13 @@ class Tournament(models.Model):
     def clean(self) -> None:
         if self.start_date and self.end_date and self.end_date < self.start_date:
             raise ValidationError({"end_date": _("The tournament cannot end before it starts.")})
+
+    @property
+    def organised_by(self) -> Club | None:
+        """The club that held it; None when it was held by nobody of ours."""
+        if self.host_external:
+            return None
+        return self.host if self.host_id else self.organiser
 
     @property
     def class_weight(self) -> Decimal:
@@ -229,6 +247,9 @@ class Game(models.Model):
         _("handicap"), default=0, validators=[MinValueValidator(0), MaxValueValidator(9)]
     )
     komi = models.DecimalField(_("komi"), max_digits=4, decimal_places=1, null=True, blank=True)
+    # False when the file (or the admin) did not record who had White: kept unknown, and
+    # the listed White is then only the first-listed player.
+    colours_known = models.BooleanField(_("colours recorded"), default=True)
 
     class Meta:
         ordering = ["round", "id"]

@@ -27,7 +27,7 @@ def tournament_public_list() -> QuerySet[Tournament]:
     """Every tournament the public may see (not drafts), newest first."""
     return (
         Tournament.objects.filter(status__in=PUBLIC_STATUSES)
-        .select_related("organiser")
+        .select_related("organiser", "host")
         .annotate(players=Count("participants", distinct=True))
         .order_by("-end_date", "-id")
     )
@@ -42,7 +42,7 @@ def tournaments_waiting(limit: int = 8) -> QuerySet[Tournament]:
 
 
 def tournament_get(pk: int) -> Tournament:
-    return Tournament.objects.select_related("organiser").get(pk=pk)
+    return Tournament.objects.select_related("organiser", "host").get(pk=pk)
 
 
 def tournament_visible(user: AbstractBaseUser | AnonymousUser, tournament: Tournament) -> bool:
@@ -144,7 +144,9 @@ def crosstable(tournament: Tournament) -> Crosstable:
             result, score = _score(game, white)
             cell = Cell(
                 round=game.round,
-                colour="" if opponent_id is None else ("w" if white else "b"),
+                colour=(
+                    "" if opponent_id is None or not game.colours_known else ("w" if white else "b")
+                ),
                 handicap=game.handicap,
                 result=result,
                 kind=game.kind,

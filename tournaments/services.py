@@ -143,6 +143,7 @@ class Pairing:
     kind: str = Game.Kind.PLAYED
     handicap: int = 0
     komi: float | None = None
+    colours_known: bool = True  # False: who had White was not recorded
 
 
 def _check_editable(tournament: Tournament, by: AbstractBaseUser | None) -> None:
@@ -213,6 +214,7 @@ def round_replace(
             kind=p.kind,
             handicap=p.handicap,
             komi=p.komi,
+            colours_known=p.colours_known or p.black is None,
         )
         for p in pairings
     )

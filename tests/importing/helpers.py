@@ -17,14 +17,12 @@ def table_paths() -> list[Path]:
 
 
 def stored_games(results: ResultsFile) -> set[tuple]:
-    """The games as the database keeps them: who had White as listed, result, handicap, kind.
-
-    `colours_known` is left out: `Game` has no field for "the file did not say", so an
-    unknown colour is stored (and exported) as the first-listed player having White.
+    """The games as the database keeps them: who had White as listed, result, handicap,
+    kind, and whether the colours were recorded (issue 14: an unknown colour stays unknown).
     A forfeit both players lost has no winner, so it is stored as a zero bye each.
     """
     return {
-        (g.round, g.white, g.black, g.result, g.handicap, g.kind)
+        (g.round, g.white, g.black, g.result, g.handicap, g.kind, g.colours_known)
         for g in results.games
         if g.result != "none"
     }

@@ -66,6 +66,7 @@ def tournament_to_results(
                 result=game.result,  # type: ignore[arg-type]
                 handicap=game.handicap,
                 kind=FILE_GAME_KINDS.get(game.kind, "forfeit"),  # type: ignore[arg-type]
+                colours_known=game.colours_known,
             )
         )
     return ResultsFile(

@@ -143,8 +143,13 @@ def results_import(
     status: str = Tournament.Status.SUBMITTED,
     fmt: str | None = None,
     source: str = "",
+    host: Club | None = None,
+    host_external: bool = False,
 ) -> Tournament:
     """Save the file as a tournament, in one transaction: all of it or nothing.
+
+    `host` is the club that held the event when it is not the organiser (the club that
+    enters the table); `host_external` says no club here held it.
 
     `choices` settles players the preview could not (file key → member id or "new")
     and may override its matches. Raises ValidationError listing every player still
@@ -161,6 +166,10 @@ def results_import(
     code = _format_code(results, fmt)
     with transaction.atomic():
         tournament = _create_tournament(results.details, preview.game, organiser, code)
+        if host is not None or host_external:
+            tournament.host = None if host_external else host
+            tournament.host_external = host_external
+            tournament.save(update_fields=["host", "host_external"])
         members = _create_members(results.players, resolved, code, by, tournament, source)
         _propose_identities(results.players, members, resolved, tournament, by, source)
         _create_participants(tournament, results.players, members, code)
@@ -424,7 +433,10 @@ def _pairings(game: FileGame, members: dict[str, Member]) -> list[Pairing]:
     if game.result != "none":
         # Played (rated); TRF's W/D/L (played, not rated); a forfeit with its winner.
         kind = GAME_KINDS[game.kind]
-        return [Pairing(white, black, game.result, kind, game.handicap)]
+        return [
+            Pairing(white, black, game.result, kind, game.handicap,
+                    colours_known=game.colours_known)
+        ]  # fmt: skip
     # A forfeit both lost has no winner: a zero bye each.
     kind = Game.Kind.BYE_ZERO
     return [Pairing(white, None, "", kind), Pairing(black, None, "", kind)]

@@ -141,6 +141,12 @@ class RoundBoardForm(forms.Form):
         label=_("Result"), choices=[("", "—"), *Game.Result.choices], required=False
     )
     handicap = forms.IntegerField(label=_("Handicap"), min_value=0, max_value=9, initial=0)
+    colour = forms.ChoiceField(
+        label=_("Colour"),
+        choices=[("recorded", _("as entered")), ("unknown", _("colour not recorded"))],
+        initial="recorded",
+        required=False,
+    )
 
     def __init__(self, *args: Any, members: QuerySet[Member], **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
@@ -259,16 +265,36 @@ class ResultsUploadForm(forms.Form):
         help_text=_("EGD table (.h9, .txt), FIDE TRF (.trf), CSV games (.csv) or JSON."),
     )
     fmt = forms.ChoiceField(label=_("Format"), required=False)
-    organiser = forms.ModelChoiceField(label=_("Organiser"), queryset=Club.objects.none())
+    organiser = forms.ModelChoiceField(
+        label=_("Entered by"),
+        queryset=Club.objects.none(),
+        help_text=_("Your club, whose admins answer for the table."),
+    )
+    held_by = forms.ChoiceField(
+        label=_("Organised by"),
+        required=False,
+        help_text=_("Who held the tournament: the club entering it, another club, or none here."),
+    )
 
     def __init__(self, *args: Any, clubs: QuerySet[Club], **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
+        self.fields["held_by"].choices = [
+            ("", _("the club entering it")),
+            ("external", _("no club here (an external organiser)")),
+        ] + [(str(c.pk), c.name) for c in Club.objects.order_by("name")]
         self.fields["fmt"].choices = [("", _("from the file name"))] + [
             (code, FORMAT_TITLES.get(code, spec.title)) for code, spec in FORMATS.items()
         ]
         self.fields["organiser"].queryset = clubs
         self.fields["organiser"].empty_label = None
         self.fields["file"].widget.attrs["accept"] = ",".join(UPLOAD_EXTENSIONS) + ",.h1,.h2"
+
+    def clean_held_by(self) -> Club | str | None:
+        """None: the entering club; "external"; or the club that held it."""
+        value = self.cleaned_data.get("held_by") or ""
+        if value == "external":
+            return "external"
+        return Club.objects.filter(pk=int(value)).first() if value.isdigit() else None
 
     def clean_file(self) -> Any:
         upload = self.cleaned_data["file"]

@@ -41,7 +41,9 @@ class TournamentTable(tables.Table):
         )
 
     def render_organiser(self, record: Any) -> str:
-        club = record.organiser
+        club = record.organised_by
+        if club is None:
+            return format_html('<span class="muted">{}</span>', _("external organiser"))
         return format_html(
             '<a href="{}">{}</a>', reverse("club_detail", args=[club.slug]), club.name
         )

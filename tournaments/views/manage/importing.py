@@ -48,6 +48,20 @@ def _unstash(request: HttpRequest, token: str) -> tuple[bytes, dict[str, Any]] |
     return base64.b64decode(stash["data"]), stash
 
 
+def _held_by(organiser: Club, held_by: Club | str | None) -> str:
+    """Who held the tournament, as the preview says it."""
+    if held_by == "external":
+        return _("an external organiser")
+    return held_by.name if isinstance(held_by, Club) else organiser.name
+
+
+def _held_by_from(meta: dict[str, Any]) -> Club | str | None:
+    value = meta.get("held_by")
+    if value == "external":
+        return "external"
+    return Club.objects.filter(pk=value).first() if isinstance(value, int) else None
+
+
 def _choice_options(match: importing.PlayerMatch) -> list[tuple[str, str]]:
     """What the admin may say a file player is: the match, a candidate, or a new member."""
     options: list[tuple[str, str]] = []
@@ -85,6 +99,7 @@ def _render_preview(
     filename: str,
     posted: Any = None,
     errors: list[str] | None = None,
+    held_by: str = "",
 ) -> HttpResponse:
     confirm = ImportConfirmForm(posted or None, initial={"token": token})
     if posted is None:
@@ -97,6 +112,7 @@ def _render_preview(
             "rows": _preview_rows(preview, posted),
             "confirm": confirm,
             "filename": filename,
+            "held_by": held_by,
             "errors": errors or [],
             **NAV,
         },
@@ -122,6 +138,7 @@ def manage_import(request: HttpRequest) -> HttpResponse:
             problems = error.problems
         else:
             organiser: Club = form.cleaned_data["organiser"]
+            held_by = form.cleaned_data["held_by"]
             rating_list: RatingList | None = form.cleaned_data["rating_list"]
             preview = ratings_importing.results_preview(
                 results=results, rating_list=rating_list, organiser=organiser, fmt=fmt
@@ -132,9 +149,12 @@ def manage_import(request: HttpRequest) -> HttpResponse:
                 {
                     "fmt": fmt, "filename": upload.name, "organiser": organiser.pk,
                     "rating_list": rating_list.pk if rating_list else None,
+                    "held_by": held_by.pk if isinstance(held_by, Club) else held_by,
                 },
             )  # fmt: skip
-            return _render_preview(request, preview, token, filename=upload.name)
+            return _render_preview(
+                request, preview, token, filename=upload.name, held_by=_held_by(organiser, held_by)
+            )
     return render(
         request,
         "tournaments/manage/import_upload.html",
@@ -157,6 +177,7 @@ def manage_import_confirm(request: HttpRequest) -> HttpResponse:
     if organiser is None:
         raise PermissionDenied(_("You do not administer this club."))
     rating_list = RatingList.objects.filter(pk=meta.get("rating_list")).first()
+    held_by = _held_by_from(meta)
     try:
         results = parse_results(
             data, meta["fmt"], meta["filename"], max_bytes=settings.RESULTS_UPLOAD_MAX_BYTES
@@ -189,6 +210,8 @@ def manage_import_confirm(request: HttpRequest) -> HttpResponse:
                 results=results, rating_list=rating_list, organiser=organiser,
                 by=request.user, choices=choices, status=confirm.cleaned_data["status"],
                 fmt=meta["fmt"], source=meta["filename"],
+                host=held_by if isinstance(held_by, Club) else None,
+                host_external=held_by == "external",
             )  # fmt: skip
         except ValidationError as error:
             # The preview's own errors are on the page already.
@@ -202,5 +225,6 @@ def manage_import_confirm(request: HttpRequest) -> HttpResponse:
             )
             return redirect("manage_tournament", pk=tournament.pk)
     return _render_preview(
-        request, preview, token, filename=meta["filename"], posted=request.POST, errors=errors
-    )
+        request, preview, token, filename=meta["filename"], posted=request.POST, errors=errors,
+        held_by=_held_by(organiser, held_by),
+    )  # fmt: skip

@@ -178,6 +178,7 @@ def manage_round(request: HttpRequest, pk: int, number: int) -> HttpResponse:
                 services.Pairing(
                     white=b["white"], black=b["black"], result=b["result"] or "",
                     kind=b["kind"], handicap=b["handicap"] or 0,
+                    colours_known=b.get("colour") != "unknown",
                 )
                 for b in formset.boards()
             ]  # fmt: skip
