@@ -11,6 +11,7 @@ from tests.trust.world import World, upload
 from tournaments.formats import parse, write
 from tournaments.importing import tournament_to_results
 from tournaments.models import Game
+from tournaments.selectors import crosstable
 
 pytestmark = pytest.mark.django_db
 
