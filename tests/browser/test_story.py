@@ -132,7 +132,7 @@ def test_admin_enters_referee_approves_player_sees_rating(
     page.locator("#search-results").get_by_role("button", name="Add").click()
     page.wait_for_load_state()
     for family, given, grade, club_name in (
-        ("Shevchenko", "Olena", "1k", "Kyiv Go Academy"),
+        ("Shevchenko", "Olena", "1k", "Rivne Go Club"),  # issue 14: his own club only
         ("Bondar", "Taras", "10k", "Rivne Go Club"),
         ("Melnyk", "Petro", "5k", "Rivne Go Club"),
     ):

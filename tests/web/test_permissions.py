@@ -14,6 +14,7 @@ from django.core.files.uploadedfile import SimpleUploadedFile
 from django.test import Client
 from django.urls import reverse
 
+from clubsite.models import Member
 from tests.factories import UserFactory
 from tests.web.manage_data import ROLES, Setup, login, setup  # noqa: F401 - fixture
 from tournaments.models import Tournament
@@ -28,6 +29,9 @@ OK, REFUSED, TO_LOGIN, HIDDEN = 200, 403, 302, 404
 CLUB_ADMINS = {"admin", "staff"}
 ANY_ADMIN = {"admin", "other_admin", "staff"}
 REFEREES = {"referee", "staff"}
+# A member's record (issue 14): his history is his club's admins' and staff's to read;
+# merging two members is for staff and referees.
+MEMBER_CLUB = {"admin", "staff"}
 
 
 def _pages(s: Setup) -> list[tuple[str, str, set[str]]]:
@@ -43,7 +47,16 @@ def _pages(s: Setup) -> list[tuple[str, str, set[str]]]:
         ("manage_round", reverse("manage_round", args=[d, 1]), CLUB_ADMINS),
         ("referee_queue", reverse("referee_queue"), REFEREES),
         ("referee_review", reverse("referee_review", args=[t]), REFEREES),
-    ]
+        ("manage_member_identity",
+         reverse("manage_member_identity", args=[d, s.players[1].pk]), CLUB_ADMINS),
+        ("member_history", reverse("member_history", args=[s.players[1].pk]), MEMBER_CLUB),
+        ("member_merge", reverse("member_merge", args=[s.players[1].pk]), REFEREES),
+    ]  # fmt: skip
+
+
+def test_the_matrix_covers_every_page_for_every_role(setup):  # noqa: F811
+    """The figure issue 14 asks for: view × role cases (13 pages × 6 roles)."""
+    assert len(_pages(setup)) * len(ROLES) == 78
 
 
 def _expected(role: str, allowed: set[str]) -> int:
@@ -95,6 +108,11 @@ def _posts(s: Setup) -> list[tuple[str, str, dict, set[str]]]:
         ("edit", reverse("manage_tournament_edit", args=[d]), {"name": "x"}, CLUB_ADMINS),
         ("decide", reverse("referee_decide", args=[t]), {"decision": "reject",
          "comment": "no"}, REFEREES),
+        ("delete", reverse("manage_delete", args=[d]), {}, CLUB_ADMINS),
+        ("identity", reverse("manage_member_identity", args=[d, s.players[1].pk]),
+         {"fide_id": "999", "grade": "5k"}, CLUB_ADMINS),
+        ("merge", reverse("member_merge", args=[s.players[2].pk]),
+         {"other": s.players[3].pk, "keep": s.players[2].pk}, REFEREES),
     ]  # fmt: skip
 
 
@@ -111,6 +129,9 @@ def test_refused_posts_change_nothing(client, setup, role):  # noqa: F811
     assert setup.draft.status == Tournament.Status.DRAFT
     assert setup.draft.participants.count() == 4 and setup.draft.games.count() == 2
     assert setup.submitted.status == Tournament.Status.SUBMITTED
+    assert not setup.draft.proposals.exists()
+    assert Member.objects.filter(pk=setup.players[3].pk).exists()  # not merged
+    assert Member.objects.get(pk=setup.players[1].pk).fide_id == ""
 
 
 def test_club_admin_of_this_club_may_post(client, setup):  # noqa: F811
