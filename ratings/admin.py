@@ -23,7 +23,7 @@ class RatingListAdmin(admin.ModelAdmin):
     list_filter = ["system", "game", "state"]
     search_fields = ["name", "slug", "federation"]
     prepopulated_fields = {"slug": ["name"]}
-    filter_horizontal = ["referees"]
+    filter_horizontal = ["referees", "submitting_clubs"]
     readonly_fields = ["state", "pending_from", "last_error"]
     inlines = [ListTournamentInline]
 
