@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 
 import pytest
+from django.test import Client
 from django.urls import reverse
 
 from clubsite.models import Member
@@ -88,18 +89,29 @@ def test_hole_2_a_club_admin_cannot_add_to_another_clubs_roster(world):
 
 
 def test_hole_2_an_import_proposes_the_club_a_file_names(world):
-    egd = (
-        b"; CL[A]\n; EV[Kyiv Cup]\n; DT[2024-05-01,2024-05-01]\n"
-        b"1 Newman Petro 5k UA Rivne_Go_Club 1 2+/w\n"
-        b"2 Oldman Ivan 6k UA Kyiv_Go_Club 0 1-/b\n"
-    )
+    document = {
+        "system": "egf",
+        "event": {"id": "kyiv-cup", "name": "Kyiv Cup", "date": "2024-05-01", "class": "A"},
+        "players": [
+            {"id": "p1", "name": "Newman Petro", "grade": "5k", "club": "Rivne Go Club"},
+            {"id": "p2", "name": "Oldman Ivan", "grade": "6k", "club": "Kyiv Go Club"},
+        ],
+        "games": [{"round": 1, "white": "p1", "black": "p2", "result": "white", "handicap": 0}],
+    }
     kyiv = world.client("kyiv-admin")
-    table = upload(kyiv, egd, "cup.h9", world.kyiv, None, fmt="egd")
+    table = upload(kyiv, json.dumps(document).encode(), "cup.json", world.kyiv, None, fmt="json")
     assert table is not None
     petro = Member.objects.get(family_name="Newman")
     assert petro.club is None  # not on Rivne's roster
-    assert MemberProposal.objects.get(member=petro).field == "club"
+    assert "Newman" not in Client().get("/clubs/rivne-go/").content.decode()
+    proposal = MemberProposal.objects.get(member=petro)
+    assert (proposal.field, proposal.value) == ("club", str(world.rivne.pk))
     assert Member.objects.get(family_name="Oldman").club == world.kyiv  # his own club
+    # EGD writes the club without spaces: it is matched all the same
+    egd = b"; CL[A]\n; EV[Kyiv Cup 2]\n1 Newer Olha 5k UA Rivne_Go_Club 1 2+/w\n2 Older Ira 6k UA Kyiv_Go_Club 0 1-/b\n"
+    upload(kyiv, egd, "cup.h9", world.kyiv, None, fmt="egd")
+    assert Member.objects.get(family_name="Newer").club is None
+    assert Member.objects.get(family_name="Older").club == world.kyiv
 
 
 def test_own_member_is_corrected_at_once_another_clubs_is_proposed(world):
