@@ -3,7 +3,7 @@
 from django.urls import include, path, re_path
 
 from clubsite import views
-from ratings import api, site_views
+from ratings import api, site_views, system_help_views
 from ratings import tournament_views as rated_tournament_views
 from ratings import views as rating_views
 from tournaments import views as tournament_views
@@ -18,6 +18,8 @@ urlpatterns = [
         rating_views.rating_snapshot,
         name="rating_snapshot",
     ),
+    path("rating-systems/", system_help_views.rating_systems, name="rating_systems"),
+    path("rating-systems/<slug:code>/", system_help_views.rating_system, name="rating_system"),
     path("players/<int:pk>/", rating_views.player_detail, name="player_detail"),
     path(
         "players/<int:pk>/breakdown/<int:row>/",
