@@ -109,6 +109,11 @@ def example_rows(code: str) -> list[dict[str, Any]]:
     ]
 
 
+def example_note_paths(code: str) -> list[str]:
+    """`notes.0`, `notes.1`, …: the engine's notes of the example, as figure paths."""
+    return [f"notes.{i}" for i in range(len(example(code)["output"]["notes"]))]
+
+
 def _table(caption: str, head: list[str], rows: list[list[Any]], *, folded: bool) -> dict[str, Any]:
     return {"caption": caption, "head": head, "rows": rows, "folded": folded}
 

@@ -33,6 +33,7 @@ def rating_system(request: HttpRequest, code: str) -> HttpResponse:
             "prose": system_help.help_template(code, get_language()),
             "example": system_help.example(code),
             "example_rows": system_help.example_rows(code),
+            "example_notes": system_help.example_note_paths(code),
             "tables": system_help.tables(code),
             "nav_active": "ratings",
         },
