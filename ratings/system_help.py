@@ -166,7 +166,10 @@ def tables(code: str) -> dict[str, dict[str, Any]]:
         starts = [start for start, _cells in ufgo.TABLE4]
         for index, (start, cells) in enumerate(ufgo.TABLE4):
             end = starts[index + 1] - 1 if index + 1 < len(starts) else None
-            table4.append([_band(start, end)] + [f"{_signed(w)} / {_signed(lo)} / {k3}" for w, lo, k3 in cells])
+            table4.append(
+                [_band(start, end)]
+                + [f"{_signed(w)} / {_signed(lo)} / {k3}" for w, lo, k3 in cells]
+            )
         table5 = []
         starts5 = [start for start, _cells in ufgo.TABLE5]
         for index, (start, cells) in enumerate(ufgo.TABLE5):
@@ -192,7 +195,9 @@ def tables(code: str) -> dict[str, dict[str, Any]]:
                 folded=True,
             ),
             "table5": _table(
-                _("Table 5: extra points for a win of a player below 100, by the opponent's rating"),
+                _(
+                    "Table 5: extra points for a win of a player below 100, by the opponent's rating"
+                ),
                 [_("Opponent's rating"), *boards],
                 table5,
                 folded=True,
