@@ -59,16 +59,10 @@ def test_stored_example_is_what_the_engine_answers_now(code):
     assert len(data["output"]["players"]) == len(fresh["players"])
 
 
-# Not yet written (they show the English prose): remove from here when the template lands.
-UNTRANSLATED = {("rivne", "ru"), ("orr", "uk"), ("orr", "ru")}
-
-
 @pytest.mark.django_db
 @pytest.mark.parametrize("lang", LANGUAGES)
 @pytest.mark.parametrize("code", system_help.SYSTEM_CODES)
-def test_every_figure_on_the_page_is_the_engines(client, code, lang, request):
-    if (code, lang) in UNTRANSLATED:
-        request.applymarker(pytest.mark.xfail(strict=True, reason="prose not translated yet"))
+def test_every_figure_on_the_page_is_the_engines(client, code, lang):
     client.cookies["django_language"] = lang
     response = client.get(reverse("rating_system", args=[code]))
     assert response.status_code == 200
