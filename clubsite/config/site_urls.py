@@ -6,6 +6,7 @@ from clubsite.views import account as views
 from clubsite.views import public as site_views
 from ratings.views import api
 from ratings.views import public as rating_views
+from ratings.views import system_help as system_help_views
 from tournaments.views import public as tournament_views
 from tournaments.views import tournament as rated_tournament_views
 
@@ -19,6 +20,8 @@ urlpatterns = [
         rating_views.rating_snapshot,
         name="rating_snapshot",
     ),
+    path("rating-systems/", system_help_views.rating_systems, name="rating_systems"),
+    path("rating-systems/<slug:code>/", system_help_views.rating_system, name="rating_system"),
     path("players/<int:pk>/", rating_views.player_detail, name="player_detail"),
     path(
         "players/<int:pk>/breakdown/<int:row>/",
