@@ -209,6 +209,22 @@ def final_rating(before: float, weighted_change: float, max_drop: float, floor: 
     return store(max(before + change, floor))
 
 
+def limit_notes(
+    player_id: str, before: float, weighted_change: float, settings: Settings
+) -> list[str]:
+    """One line per limit of §5 that changed this player's result, cap first (egf.md §7)."""
+    notes = []
+    change = weighted_change
+    if change < -settings.max_drop:
+        notes.append(
+            f"{player_id}: weighted change {change:.3f} cut to -{settings.max_drop:g} (max_drop)"
+        )
+        change = -settings.max_drop
+    if before + change < settings.floor:
+        notes.append(f"{player_id}: {before + change:.3f} raised to {settings.floor:g} (floor)")
+    return notes
+
+
 def store(rating: float) -> float:
     """The rating to 3 decimals, half up, as the EGD stores it (egf.md §5 step 4).
 
@@ -361,11 +377,15 @@ def rate(event: EventInput) -> EventOutput:
         add_black(output)
 
     outputs = []
+    notes: list[str] = []
     for player in event.players:
-        before = start[player.id][0]
-        after = final_rating(before, totals[player.id], settings.max_drop, settings.floor)
+        before, total = start[player.id][0], totals[player.id]
+        after = final_rating(before, total, settings.max_drop, settings.floor)
         outputs.append(_player_output(player.id, before, after, tuple(breakdown[player.id])))
-    return EventOutput(system="egf", event=event.event.id, players=tuple(outputs))
+        notes.extend(limit_notes(player.id, before, total, settings))
+    return EventOutput(
+        system="egf", event=event.event.id, players=tuple(outputs), notes=tuple(notes)
+    )
 
 
 SYSTEM = RatingSystem(
