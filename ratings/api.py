@@ -228,6 +228,7 @@ def api_tournament(request: HttpRequest, pk: int) -> JsonResponse:
                 "moves": tournament.overtime_moves,
             },
             "rounds": tournament.rounds,
+            "participants": tournament.participants_declared,
             "rating_lists": [link.rating_list.slug for link in table.lists],
             "players": [
                 {

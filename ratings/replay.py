@@ -381,7 +381,7 @@ def _event_input(
             klass=klass,  # type: ignore[arg-type]
             board=tournament.board_size,  # type: ignore[arg-type]
             official=tournament.official,
-            participants=max(participants, len(player_ids)),
+            participants=max(participants, len(player_ids), tournament.participants_declared or 0),
         ),
         players=tuple(players),
         games=engine_games,

@@ -618,7 +618,9 @@ def results_import(
         raise ValidationError(errors)
     code = _format_code(results, fmt)
     with transaction.atomic():
-        tournament = _create_tournament(results.details, preview.game, organiser, code)
+        tournament = _create_tournament(
+            results.details, preview.game, organiser, code, listed=len(results.players)
+        )
         members = _create_members(results.players, resolved, code)
         _fill_identities(results.players, members)
         _create_participants(tournament, results.players, members, code)
@@ -679,8 +681,22 @@ def _exact_minutes(time: TimeControl | None) -> Decimal | None:
     return value
 
 
+def _declared_participants(details: TournamentDetails, listed: int) -> int | None:
+    """The file's own count of participants (JSON event.participants, TRF 062), kept only
+    when it says more than the file lists: orr.md B.2's Np counts everyone who played."""
+    declared = details.participants
+    if declared is None or declared <= listed or declared > 1_000_000:
+        return None
+    return declared
+
+
 def _create_tournament(
-    details: TournamentDetails, game: str, organiser: Club, fmt: str | None = None
+    details: TournamentDetails,
+    game: str,
+    organiser: Club,
+    fmt: str | None = None,
+    *,
+    listed: int = 0,
 ) -> Tournament:
     name, start, end = _name_and_dates(details)
     country = details.country.upper() if re.fullmatch(r"[A-Za-z]{2}", details.country) else ""
@@ -701,6 +717,7 @@ def _create_tournament(
         handicap_rule=f"h{details.handicap_rule}" if details.handicap_rule is not None else "",
         komi=_decimal(komi) if komi is not None else None,
         rounds=min(rounds, MAX_SMALL),
+        participants_declared=_declared_participants(details, listed),
         code=(details.code or "").strip()[:200],
         comment=details.comment,
         adjusted_minutes=_exact_minutes(details.time_control),
@@ -1010,6 +1027,7 @@ def _details(tournament: Tournament, games: list[Game]) -> TournamentDetails:
         rounds=rounds,
         board_size=tournament.board_size if tournament.game == GameKind.GO else None,
         official=tournament.official,
+        participants=tournament.participants_declared,
         comment=tournament.comment,
         chief_arbiter=tournament.chief_arbiter,
         tournament_type=tournament.tournament_type,

@@ -72,6 +72,15 @@ class Tournament(models.Model):
     )
     komi = models.DecimalField(_("komi"), max_digits=4, decimal_places=1, null=True, blank=True)
     rounds = models.PositiveSmallIntegerField(_("rounds"), default=5)
+    participants_declared = models.PositiveIntegerField(
+        _("number of participants"),
+        null=True,
+        blank=True,
+        help_text=_(
+            "The tournament's total number of participants when the results file lists only "
+            "some of them (JSON event.participants, TRF record 062); ORR's Kt uses it (B.2)."
+        ),
+    )
     comment = models.TextField(
         _("comment"), blank=True, help_text=_("The results file's comment (EGD CM[…]).")
     )

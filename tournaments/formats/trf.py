@@ -198,6 +198,7 @@ def _read_header(
             log.warn(rounds_line, f"The number of rounds {rounds_text!r} is not a number; ignored.")
     time_text = value("122")
     return TournamentDetails(
+        participants=_declared_participants(value("062")),
         name=value("012"),
         city=value("022"),
         federation=value("032"),
@@ -422,6 +423,11 @@ def _check_unique(rows: list[_Row], log: ProblemLog) -> None:
             seen[key] = row.line
 
 
+def _declared_participants(text: str) -> int | None:
+    """Record 062, the tournament's number of players (orr.md B.2's Np), when a number."""
+    return int(text) if text.isdigit() and 0 < int(text) < 1_000_000 else None
+
+
 def _check_counts(header: dict[str, tuple[int, str]], rows: list[_Row], log: ProblemLog) -> None:
     line, stated = _header_value(header, "062")
     if stated and stated != str(len(rows)):
@@ -560,7 +566,7 @@ def _header_lines(results: ResultsFile, version: Version) -> list[str]:
         ("032", details.federation),
         ("042", _trf_date(details.start_date) if details.start_date else ""),
         ("052", _trf_date(details.end_date) if details.end_date else ""),
-        ("062", str(len(results.players))),
+        ("062", str(max(details.participants or 0, len(results.players)))),
         ("072", str(sum(1 for p in results.players if p.fide_rating))),
         ("092", details.tournament_type),
         ("102", details.chief_arbiter),
