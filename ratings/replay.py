@@ -295,6 +295,15 @@ def _publications(rating_list: RatingList) -> list[tuple[dt.date, dict[int, int]
     return sorted(grades.items())
 
 
+def hand_on_publications(
+    rating_list: RatingList, states: dict[int, MemberState], *, before: dt.date
+) -> None:
+    """Give `states` (read from the stored history) the grades of the list's publications
+    dated before `before`, as a replay does between tournaments (ufgo.md B9: each
+    publication starts from what the previous one left)."""
+    _apply_publications(states, _publications(rating_list), before=before)
+
+
 def _apply_publications(
     states: dict[int, MemberState],
     publications: list[tuple[dt.date, dict[int, int]]],

@@ -75,6 +75,14 @@ def egf_active_until(last_played: dt.date, grade: Grade | None) -> dt.date:
     return add_months(last_played, months)
 
 
+UFGO_PUBLICATION_MONTHS = (1, 4, 7, 10)  # ufgo.md 1.5
+
+
+def is_quarter_day(day: dt.date) -> bool:
+    """ufgo.md 1.5, B9: the list is published on 1 January, 1 April, 1 July and 1 October."""
+    return day.day == 1 and day.month in UFGO_PUBLICATION_MONTHS
+
+
 def has_floating_grades(system: str) -> bool:
     """Whether the list computes its own grades after each event (UFGO 2.4)."""
     return system == "ufgo"
