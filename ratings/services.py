@@ -382,7 +382,9 @@ def publication_date_check(*, rating_list: RatingList, date: dt.date) -> None:
         )
     if rules.has_floating_grades(rating_list.system) and not rules.is_quarter_day(date):
         raise PublicationRefused(
-            _("%(list)s is published on 1 January, 1 April, 1 July or 1 October only, not on %(date)s.")
+            _(
+                "%(list)s is published on 1 January, 1 April, 1 July or 1 October only, not on %(date)s."
+            )
             % {"list": rating_list.name, "date": date.isoformat()}
         )
     published = PublishedList.objects.filter(rating_list=rating_list)

@@ -56,7 +56,9 @@ def test_orr_sends_the_declared_number_of_participants(tmp_path, declared, melny
     assert tournament.participants_declared == (26 if declared == 26 else None)
     member = Member.objects.get(import_key="m")
     assert RatingEntry.objects.get(member=member).rating == melnyk
-    exported = json.loads("\n".join(call("export_tournament", str(tournament.pk), "--format", "json")))
+    exported = json.loads(
+        "\n".join(call("export_tournament", str(tournament.pk), "--format", "json"))
+    )
     assert exported["event"].get("participants") == (26 if declared == 26 else None)
 
 
@@ -105,9 +107,7 @@ def _ufgo_losses(tmp_path, date, strong, name="losses"):
 def _published_grade(slug_date, key):
     from ratings.models import PublishedEntry
 
-    return PublishedEntry.objects.get(
-        snapshot__date=slug_date, member__import_key=key
-    ).grade
+    return PublishedEntry.objects.get(snapshot__date=slug_date, member__import_key=key).grade
 
 
 def _publish(date):
@@ -202,7 +202,9 @@ def test_ufgo_past_dated_publication_reaches_the_live_list_at_once(tmp_path):
     assert RatingEntry.objects.get(member__import_key="s").grade == Grade("d", 3)
     _publish("2024-04-01")  # published on 12 April, dated 1 April
     assert RatingEntry.objects.get(member__import_key="s").grade == Grade("d", 4)
-    live = list(RatingEntry.objects.order_by("member_id").values_list("member_id", "rating", "grade"))
+    live = list(
+        RatingEntry.objects.order_by("member_id").values_list("member_id", "rating", "grade")
+    )
     call("recompute", "ufgo")
     assert live == list(
         RatingEntry.objects.order_by("member_id").values_list("member_id", "rating", "grade")
