@@ -221,7 +221,7 @@ def api_tournament(request: HttpRequest, pk: int) -> JsonResponse:
             "organiser": tournament.organiser.slug,
             "class": tournament.tournament_class,
             "board_size": tournament.board_size,
-            "basic_time_minutes": tournament.basic_time_minutes,
+            "basic_time_minutes": float(tournament.basic_time_minutes),
             "overtime": {
                 "kind": tournament.overtime_kind,
                 "seconds": tournament.overtime_seconds,

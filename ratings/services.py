@@ -49,7 +49,7 @@ logger = logging.getLogger(__name__)
 HISTORY_COLUMNS = [
     "member_id", "tournament_id", "date", "sequence", "rating_in", "before", "after", "change",
     "games_count", "rated", "provisional", "anomalous", "reset", "grade", "list_grade",
-    "history", "breakdown",
+    "klass", "note", "history", "breakdown",
 ]  # fmt: skip
 LOCK_NAMESPACE = 7201  # first key of the PostgreSQL advisory lock; the list id is the second
 # A swap of more history rows than this is followed by VACUUM ANALYZE (see _tidy_tables).
@@ -247,12 +247,26 @@ def _store(rating_list: RatingList, outcome: ReplayOutcome) -> None:
         rating_list=rating_list, tournament__end_date__gte=outcome.from_date
     )
     now = timezone.now()
-    links.filter(tournament_id__in=outcome.rated_ids).update(rated_at=now, not_rated_reason="")
+    links.filter(tournament_id__in=outcome.rated_ids).update(
+        rated_at=now, not_rated_reason="", applied_class=""
+    )
+    _store_applied_classes(links, outcome.applied_classes)
     for tournament_id, reason in outcome.not_rated.items():
-        links.filter(tournament_id=tournament_id).update(rated_at=None, not_rated_reason=reason)
+        links.filter(tournament_id=tournament_id).update(
+            rated_at=None, not_rated_reason=reason, applied_class=""
+        )
     links.exclude(tournament_id__in=outcome.rated_ids).exclude(
         tournament_id__in=list(outcome.not_rated)
-    ).update(rated_at=None)
+    ).update(rated_at=None, applied_class="")
+
+
+def _store_applied_classes(links: Any, classes: dict[int, str]) -> None:
+    """egf.md §8: the class each tournament was rated at, after the time-control cap."""
+    by_class: dict[str, list[int]] = {}
+    for tournament_id, klass in classes.items():
+        by_class.setdefault(klass, []).append(tournament_id)
+    for klass, ids in by_class.items():
+        links.filter(tournament_id__in=ids).update(applied_class=klass)
 
 
 def _refresh_entries(rating_list: RatingList, outcome: ReplayOutcome, affected: set[int]) -> None:

@@ -31,7 +31,7 @@ from django.utils.text import slugify
 from django.utils.translation import gettext as _
 
 from clubsite.fields import parse_grade
-from clubsite.models import Club, GameKind, Member
+from clubsite.models import Club, FideRating, GameKind, Member
 from tournaments.formats.model import (
     FileBye,
     FileGame,
@@ -43,6 +43,7 @@ from tournaments.formats.model import (
 )
 from tournaments.models import Game, Participant, Tournament, TournamentLog
 from tournaments.services import Pairing, round_replace
+from tournaments.timecontrol import exact_minutes, minutes_text, overtime_from_text
 
 MatchStatus = Literal["matched", "new", "ambiguous"]
 Choice = int | Literal["new"]
@@ -623,6 +624,7 @@ def results_import(
         )
         members = _create_members(results.players, resolved, code)
         _fill_identities(results.players, members)
+        _record_fide_ratings(results.players, members, tournament.start_date)
         _create_participants(tournament, results.players, members, code)
         _create_games(tournament, results, members)
         linked = preview.linked_for_rating
@@ -733,35 +735,32 @@ def _create_tournament(
     return tournament
 
 
-_BYOYOMI = re.compile(r"(\d+)\s*[x×]\s*(\d+)\s*s?", re.IGNORECASE)
-_TRF_TIME = re.compile(r"(\d+)\s*'\s*(?:\+\s*(\d+)\s*(?:''|\"))?")
+_TRF_TIME = re.compile(r"(\d+(?:\.\d+)?)\s*'\s*(?:\+\s*(\d+)\s*(?:''|\"))?")
 
 
 def _apply_time_control(tournament: Tournament, time: TimeControl | None) -> None:
-    """Fill what the file says; the model's defaults stand for what it does not."""
+    """Fill what the file says; the model's defaults stand for what it does not.
+
+    Minutes are kept exact (`exact_minutes`); the overtime is read by
+    `overtime_from_text`, which knows every form the formats write."""
     if time is None:
         return
-    overtime = (time.overtime or "").lower()
     if time.basic_minutes is not None:
-        tournament.basic_time_minutes = min(round(time.basic_minutes), MAX_SMALL)
+        tournament.basic_time_minutes = exact_minutes(time.basic_minutes) or 0
         if time.fischer_increment_seconds is not None:
             tournament.overtime_kind = Tournament.Overtime.FISCHER
-            tournament.overtime_seconds = round(time.fischer_increment_seconds)
-        elif "canadian" in overtime:
-            tournament.overtime_kind = Tournament.Overtime.CANADIAN
-        elif (match := _BYOYOMI.search(overtime)) is not None:
-            tournament.overtime_kind = Tournament.Overtime.BYOYOMI
-            tournament.overtime_seconds = int(match.group(2))
-        elif not overtime or "sudden" in overtime:
-            tournament.overtime_kind = Tournament.Overtime.SUDDEN_DEATH
-            tournament.overtime_seconds = 0
+            tournament.overtime_seconds = min(round(time.fischer_increment_seconds), 36000)
+        elif (reading := overtime_from_text(time.overtime)) is not None:
+            tournament.overtime_kind = reading.kind
+            tournament.overtime_seconds = reading.seconds
+            tournament.overtime_moves = reading.moves
     elif time.adjusted_minutes is not None:
         # EGD `TM[…]` is the adjusted time already: store it as that much sudden death.
-        tournament.basic_time_minutes = min(round(time.adjusted_minutes), MAX_SMALL)
+        tournament.basic_time_minutes = exact_minutes(time.adjusted_minutes) or 0
         tournament.overtime_kind = Tournament.Overtime.SUDDEN_DEATH
         tournament.overtime_seconds = 0
     elif time.description and (match := _TRF_TIME.search(time.description)) is not None:
-        tournament.basic_time_minutes = min(int(match.group(1)), MAX_SMALL)
+        tournament.basic_time_minutes = exact_minutes(match.group(1)) or 0
         if match.group(2):
             tournament.overtime_kind = Tournament.Overtime.FISCHER
             tournament.overtime_seconds = int(match.group(2))
@@ -843,6 +842,25 @@ def _fill_identities(players: Iterable[FilePlayer], members: dict[str, Member]) 
             changed.append("fide_id")
         if changed:
             member.save(update_fields=changed)
+
+
+def _record_fide_ratings(
+    players: Iterable[FilePlayer], members: dict[str, Member], valid_from: dt.date
+) -> None:
+    """A FIDE rating a file gives is valid from its tournament's start (issue 20); the
+    member's `fide_rating` shows the newest one known."""
+    for player in players:
+        rating = player.fide_rating
+        if rating is None or not 0 < rating <= MAX_SMALL:
+            continue
+        member = members[player.key]
+        FideRating.objects.update_or_create(
+            member=member, valid_from=valid_from, defaults={"rating": round(rating)}
+        )
+        newest = member.fide_ratings.order_by("-valid_from").values_list("rating", flat=True)[0]
+        if member.fide_rating != newest:
+            member.fide_rating = newest
+            member.save(update_fields=["fide_rating"])
 
 
 def _declared(player: FilePlayer, fmt: str | None) -> int | None:
@@ -998,7 +1016,7 @@ def _details(tournament: Tournament, games: list[Game]) -> TournamentDetails:
         else None
     )
     rule = re.fullmatch(r"h(\d)", tournament.handicap_rule or "")
-    description = f"{tournament.basic_time_minutes}'" + (
+    description = f"{minutes_text(tournament.basic_time_minutes)}'" + (
         f"+{tournament.overtime_seconds}''" if fischer is not None else ""
     )
     rounds = max([tournament.rounds, *(g.round for g in games)])
@@ -1020,7 +1038,8 @@ def _details(tournament: Tournament, games: list[Game]) -> TournamentDetails:
             adjusted_minutes=(
                 float(tournament.adjusted_minutes)
                 if tournament.adjusted_minutes is not None
-                else round(adjusted_minutes(tournament), 1)
+                # Rounded down, so a re-import never crosses a threshold the table did not.
+                else float(exact_minutes(adjusted_minutes(tournament)) or 0)
             ),
             description=description,
         ),

@@ -12,9 +12,9 @@ import json
 import pytest
 
 from clubsite.models import Member
-from ratings.models import RatingEntry, RatingHistory
+from ratings.models import RatingEntry
 from tests.factories import RatingListFactory
-from tests.pipeline.spec_files import call, event_json, run_json, run_text
+from tests.pipeline.spec_files import call, event_json, run_json
 from tournaments.formats import parse
 
 pytestmark = pytest.mark.django_db

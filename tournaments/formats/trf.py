@@ -169,6 +169,9 @@ def parse(text: str, filename: str | None = None) -> ResultsFile:
     rounds = max((r for row in rows for r in row.blocks), default=0)
     details = replace(details, rounds=max(rounds, details.rounds))
     _check_counts(header, rows, log)
+    declared = _declared_participants(_header_value(header, "062")[1])
+    if declared is not None and declared > len(rows):
+        details = replace(details, participants=declared)
     return ResultsFile(
         details=details,
         players=tuple(row.player for row in rows),
@@ -198,7 +201,6 @@ def _read_header(
             log.warn(rounds_line, f"The number of rounds {rounds_text!r} is not a number; ignored.")
     time_text = value("122")
     return TournamentDetails(
-        participants=_declared_participants(value("062")),
         name=value("012"),
         city=value("022"),
         federation=value("032"),
@@ -424,7 +426,8 @@ def _check_unique(rows: list[_Row], log: ProblemLog) -> None:
 
 
 def _declared_participants(text: str) -> int | None:
-    """Record 062, the tournament's number of players (orr.md B.2's Np), when a number."""
+    """Record 062, the tournament's number of players (orr.md B.2's Np), when a number;
+    kept only when more than the file lists (players the file leaves out still count)."""
     return int(text) if text.isdigit() and 0 < int(text) < 1_000_000 else None
 
 
