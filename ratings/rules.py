@@ -8,6 +8,8 @@ from __future__ import annotations
 import datetime as dt
 from dataclasses import dataclass
 
+from django.utils.translation import gettext_noop
+
 from ratings.systems import ufgo_grades
 from ratings.systems.grades import Grade
 from ratings.systems.model import PlayerOutput
@@ -41,9 +43,9 @@ def event_verdict(system: str, tournament: Tournament) -> EventVerdict:
 
 # What a history row says when the list did not simply rate the player, in the system's
 # words (stored in English; pages translate them with the msgids below).
-KEPT_BY_TIME_CONTROL = "not rated: time control (1.7)"
-UFGO_ANOMALY = "anomaly: IK recalculated from a raised start (4.4, B6)"
-RIVNE_ANOMALY = "anomaly: recalculated from the previous calculation's result"
+KEPT_BY_TIME_CONTROL = gettext_noop("not rated: time control (1.7)")
+UFGO_ANOMALY = gettext_noop("anomaly: IK recalculated from a raised start (4.4, B6)")
+RIVNE_ANOMALY = gettext_noop("anomaly: recalculated from the previous calculation's result")
 
 
 def start_rating(
