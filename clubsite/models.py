@@ -133,3 +133,23 @@ class Member(models.Model):
     @property
     def full_name(self) -> str:
         return f"{self.given_name} {self.family_name}".strip()
+
+
+class FideRating(models.Model):
+    """A member's FIDE rating and the day it became valid (issue 20: ORR seeds a newcomer
+    with the rating valid when the tournament started, not with today's)."""
+
+    member = models.ForeignKey(Member, on_delete=models.CASCADE, related_name="fide_ratings")
+    rating = models.PositiveSmallIntegerField(_("FIDE rating"))
+    valid_from = models.DateField(_("valid from"))
+
+    class Meta:
+        ordering = ["member", "valid_from"]
+        verbose_name = _("FIDE rating")
+        verbose_name_plural = _("FIDE ratings")
+        constraints = [
+            models.UniqueConstraint(fields=["member", "valid_from"], name="fide_rating_once_a_day")
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.member}: {self.rating} from {self.valid_from}"

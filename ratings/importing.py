@@ -14,6 +14,7 @@ from dataclasses import dataclass
 from django.contrib.auth.models import AbstractBaseUser
 
 from clubsite.models import Club
+from ratings import rules
 from ratings.models import ListTournament, RatingEntry, RatingList
 from ratings.systems.registry import SYSTEMS
 from tournaments import importing
@@ -43,6 +44,11 @@ class RatingListTarget:
     def needs_grade(self) -> bool:
         system = SYSTEMS.get(self.rating_list.system)
         return system is not None and system.needs_grade
+
+    @property
+    def uses_declared_start(self) -> bool:
+        """UFGO D2, ORR D22: a newcomer may start from the rating his file declares."""
+        return rules.declared_start_used(self.rating_list.system)
 
     def members_listed(self, member_ids: list[int]) -> set[int]:
         return set(

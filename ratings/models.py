@@ -111,6 +111,9 @@ class ListTournament(models.Model):
     rated_at = models.DateTimeField(null=True, blank=True)
     # Why the list does not rate it (e.g. UFGO: under 45 minutes per player).
     not_rated_reason = models.CharField(max_length=300, blank=True)
+    # The EGF class the list rated it at, after the time-control cap (egf.md §8); empty
+    # when the list does not weigh by class or has not rated it.
+    applied_class = models.CharField(_("class applied"), max_length=1, blank=True)
 
     class Meta:
         constraints = [
@@ -179,6 +182,11 @@ class RatingHistory(models.Model):
     )
     history = models.JSONField(null=True, blank=True)
     breakdown = models.JSONField(default=list, blank=True)
+    # The EGF class the list rated the tournament at (egf.md §8); empty for other systems.
+    klass = models.CharField(_("class applied"), max_length=1, blank=True)
+    # What happened to him, in the system's words, when it is not a plain rating change
+    # (a UFGO player kept by the time-control rule, a UFGO anomaly restart).
+    note = models.CharField(_("note"), max_length=200, blank=True)
 
     class Meta:
         ordering = ["rating_list", "sequence", "member"]

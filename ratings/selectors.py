@@ -176,7 +176,7 @@ def player_profile(member: Member) -> Profile:
             "rated", "provisional", "anomalous", "reset", "grade", "breakdown",
             "rating_list__id", "rating_list__name", "rating_list__slug", "rating_list__system",
             "tournament__id", "tournament__name", "tournament__city", "tournament__end_date",
-            "tournament__tournament_class",
+            "tournament__tournament_class", "klass", "note",
         )
         .order_by("rating_list__name", "date", "sequence")
     )  # fmt: skip

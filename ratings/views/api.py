@@ -175,6 +175,9 @@ def api_player(request: HttpRequest, pk: int) -> JsonResponse:
                 "rated": h.rated,
                 "provisional": h.provisional,
                 "grade": _grade(h.grade),
+                # egf.md §8: the class the list applied, not the one entered.
+                "class": h.klass or h.tournament.tournament_class,
+                "note": h.note,
                 "breakdown": h.breakdown or [],
             }
         )
@@ -219,15 +222,22 @@ def api_tournament(request: HttpRequest, pk: int) -> JsonResponse:
             "city": tournament.city,
             "country": tournament.country,
             "organiser": tournament.organiser.slug,
-            "class": tournament.tournament_class,
+            "class": _applied_class(table.lists) or tournament.tournament_class,
+            "class_entered": tournament.tournament_class,
+            "class_by_list": {
+                link.rating_list.slug: link.applied_class
+                for link in table.lists
+                if link.applied_class
+            },
             "board_size": tournament.board_size,
-            "basic_time_minutes": tournament.basic_time_minutes,
+            "basic_time_minutes": float(tournament.basic_time_minutes),
             "overtime": {
                 "kind": tournament.overtime_kind,
                 "seconds": tournament.overtime_seconds,
                 "moves": tournament.overtime_moves,
             },
             "rounds": tournament.rounds,
+            "participants": tournament.participants_declared,
             "rating_lists": [link.rating_list.slug for link in table.lists],
             "players": [
                 {
@@ -264,3 +274,9 @@ def api_tournament(request: HttpRequest, pk: int) -> JsonResponse:
             ],
         }
     )
+
+
+def _applied_class(links) -> str:
+    """egf.md §8: the class an EGF list rated the table at (the weakest, if several)."""
+    applied = sorted({link.applied_class for link in links if link.applied_class}, reverse=True)
+    return applied[0] if applied else ""

@@ -169,6 +169,9 @@ def parse(text: str, filename: str | None = None) -> ResultsFile:
     rounds = max((r for row in rows for r in row.blocks), default=0)
     details = replace(details, rounds=max(rounds, details.rounds))
     _check_counts(header, rows, log)
+    declared = _declared_participants(_header_value(header, "062")[1])
+    if declared is not None and declared > len(rows):
+        details = replace(details, participants=declared)
     return ResultsFile(
         details=details,
         players=tuple(row.player for row in rows),
@@ -422,6 +425,12 @@ def _check_unique(rows: list[_Row], log: ProblemLog) -> None:
             seen[key] = row.line
 
 
+def _declared_participants(text: str) -> int | None:
+    """Record 062, the tournament's number of players (orr.md B.2's Np), when a number;
+    kept only when more than the file lists (players the file leaves out still count)."""
+    return int(text) if text.isdigit() and 0 < int(text) < 1_000_000 else None
+
+
 def _check_counts(header: dict[str, tuple[int, str]], rows: list[_Row], log: ProblemLog) -> None:
     line, stated = _header_value(header, "062")
     if stated and stated != str(len(rows)):
@@ -560,7 +569,7 @@ def _header_lines(results: ResultsFile, version: Version) -> list[str]:
         ("032", details.federation),
         ("042", _trf_date(details.start_date) if details.start_date else ""),
         ("052", _trf_date(details.end_date) if details.end_date else ""),
-        ("062", str(len(results.players))),
+        ("062", str(max(details.participants or 0, len(results.players)))),
         ("072", str(sum(1 for p in results.players if p.fide_rating))),
         ("092", details.tournament_type),
         ("102", details.chief_arbiter),

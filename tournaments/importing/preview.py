@@ -140,7 +140,15 @@ def _checks(
     if results.byes:
         checks.append(_("%(n)d byes (never rated).") % {"n": len(results.byes)})
     carried = [p for p in results.players if p.rating is not None]
-    if carried:
+    if carried and target is not None and not target.uses_declared_start:
+        checks.append(
+            _(
+                "%(n)d players carry a rating in the file. The list %(list)s does not use it: "
+                "its system starts a newcomer by its own rule (the rating is kept and shown)."
+            )
+            % {"n": len(carried), "list": target.name}
+        )
+    elif carried:
         checks.append(
             _(
                 "%(n)d players carry a rating in the file. A player new to the list starts "
@@ -225,7 +233,9 @@ def _grade_errors(
         member = members[player.key]
         if member is not None and (member.pk in listed or member.grade is not None):
             continue
-        if parse_grade(player.grade) is not None or _declared(player, fmt) is not None:
+        if parse_grade(player.grade) is not None:
+            continue
+        if target.uses_declared_start and _declared(player, fmt) is not None:
             continue
         values = {"player": player.name, "list": target.name, "line": player.line}
         if player.line is not None:

@@ -18,6 +18,7 @@ from clubsite.models import Club
 from tournaments import manage_selectors
 from tournaments.models import Tournament
 from tournaments.permissions import is_club_admin
+from tournaments.timecontrol import exact_minutes
 
 NAV = {"nav_active": "manage"}
 
@@ -52,8 +53,9 @@ def time_control_probe(data: Any, fallback: Tournament) -> Tournament:
     kinds = Tournament.Overtime.values
     kind = data.get("overtime_kind")
     return Tournament(
-        basic_time_minutes=int_between(
-            data.get("basic_time_minutes"), fallback.basic_time_minutes, 0, 2000
+        basic_time_minutes=min(
+            exact_minutes(data.get("basic_time_minutes") or "") or fallback.basic_time_minutes,
+            2000,
         ),
         overtime_kind=kind if kind in kinds else fallback.overtime_kind,
         overtime_seconds=int_between(
