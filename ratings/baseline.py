@@ -81,3 +81,13 @@ def baseline_member_ids(rating_list: RatingList) -> set[int]:
             "member_id", flat=True
         )
     )
+
+
+def baselines_after(tournament_id: int, end_date: dt.date) -> list[Baseline]:
+    """The baselines of the tournament's lists dated on or after it: for the players they
+    name, the tournament is before the list's baseline (kept, not replayed)."""
+    return list(
+        Baseline.objects.filter(
+            rating_list__tournaments=tournament_id, date__gte=end_date
+        ).select_related("rating_list")
+    )

@@ -219,3 +219,21 @@ def test_named_members_start_from_their_rows_and_skip_tournaments_before_it() ->
     assert baseline_remove(rating_list=rating_list)
     assert history.filter(tournament=early).count() > len(played_early)
     assert history.get(tournament=late, member=named[0]).rating_in != 2000.0
+
+
+def test_tournament_page_says_it_is_before_the_baseline(client) -> None:
+    rng = random.Random(9)
+    club = ClubFactory()
+    players = members(rng, club, 4)
+    rating_list = RatingListFactory(system="egf", slug="page", name="Page list")
+    early = submitted(
+        tournament_with_games(rng, club=club, players=players, day=dt.date(2024, 2, 1)), rating_list
+    )
+    _call("approve_tournament", str(early.pk), "--wait")
+    path = Path(f"/tmp/baseline-page-{rating_list.pk}.csv")
+    path.write_text(
+        f"key,name,rating,grade\nk1,{players[0].family_name} {players[0].given_name},2100,2d\n"
+    )
+    _call("import_ratings", str(path), "--list", "page", "--format", "csv", "--date", "2024-03-01")
+    text = client.get(early.get_absolute_url()).content.decode()
+    assert "before this list&#x27;s baseline" in text or "before this list's baseline" in text
