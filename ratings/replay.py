@@ -19,6 +19,7 @@ from django.db.models import Count, Max, Sum
 from clubsite.members import effective_birth_date
 from clubsite.models import FideRating, Member
 from ratings import rules
+from ratings.baseline import BaselineStart, baseline_date, baseline_member_ids, baseline_starts
 from ratings.models import ListTournament, PublishedEntry, RatingHistory, RatingList
 from ratings.systems.grades import ALL_GRADES, Grade
 from ratings.systems.model import BadInput, Event, EventInput, EventOutput, Game, Player
@@ -43,6 +44,7 @@ class MemberState:
     games: int = 0
     last_played: dt.date | None = None
     last_sequence: int = 0
+    from_baseline: bool = False  # the list's baseline names him (he keeps an entry)
 
 
 @dataclass
@@ -80,6 +82,9 @@ class ReplayOutcome:
     engine_seconds: float = 0.0  # time spent inside the rating system itself
     rated_ids: list[int] = field(default_factory=list)
     applied_classes: dict[int, str] = field(default_factory=dict)  # EGF: tournament id -> class
+    # Members whose entries the run rebuilds although it rates none of their games: all
+    # the baseline names when the replay starts on or before its date.
+    restarted: set[int] = field(default_factory=set)
 
 
 _GRADES_BY_RANK = {grade.rank: grade for grade in ALL_GRADES}
@@ -103,8 +108,39 @@ def states_before(
         states: dict[int, MemberState] = {}
         for chunk in _chunks(member_ids, 5000):
             states.update(_states(rating_list, day, chunk))
-        return states
-    return _states(rating_list, day, None)
+        return with_baseline_starts(states, baseline_starts(rating_list, member_ids))
+    states = _states(rating_list, day, None)
+    return with_baseline_starts(states, baseline_starts(rating_list, member_ids))
+
+
+def with_baseline_starts(
+    states: dict[int, MemberState], starts: dict[int, BaselineStart]
+) -> dict[int, MemberState]:
+    """Start each member the baseline names from his row. His stored history (only
+    tournaments after the baseline's date) moves him on from it; its counters add up."""
+    for member_id, start in starts.items():
+        state = states.get(member_id)
+        if state is None:
+            states[member_id] = MemberState(
+                rating=start.rating,
+                provisional=start.provisional,
+                history=start.history,
+                best_grade=start.best_grade,
+                grade=start.grade,
+                tournaments=start.tournaments,
+                games=start.games,
+                last_played=start.last_played,
+                from_baseline=True,
+            )
+            continue
+        state.from_baseline = True
+        state.tournaments += start.tournaments
+        state.games += start.games
+        if start.best_grade is not None and (
+            state.best_grade is None or start.best_grade > state.best_grade
+        ):
+            state.best_grade = start.best_grade
+    return states
 
 
 def _states(
@@ -208,8 +244,10 @@ def replay(
     system_code = rating_list.system
     system = SYSTEMS[system_code]
     tournaments = tournaments_from(rating_list, from_date, include=include, exclude=exclude)
+    start_date = baseline_date(rating_list)
+    restarted = baseline_member_ids(rating_list) if _restarts(start_date, from_date) else set()
     if not tournaments:
-        return ReplayOutcome(from_date=from_date)
+        return ReplayOutcome(from_date=from_date, restarted=restarted)
     sequence = last_sequence_before(rating_list, from_date)
     tournament_ids = [t.pk for t in tournaments]
     games_by_tournament = _load_games(tournament_ids)
@@ -227,7 +265,8 @@ def replay(
         {m for games in games_by_tournament.values() for g in games for m in g[1:3]}
     )
     states = states_before(rating_list, from_date, member_ids)
-    outcome = ReplayOutcome(from_date=from_date, states=states)
+    outcome = ReplayOutcome(from_date=from_date, states=states, restarted=restarted)
+    named = frozenset(m for m, state in states.items() if state.from_baseline)
     members: dict[int, tuple[dt.date | None, int | None, int | None]] = {}
     for chunk in _chunks(member_ids):
         for m_id, birth, birth_year, fide, grade in Member.objects.filter(pk__in=chunk).values_list(
@@ -275,6 +314,7 @@ def replay(
             verdict,
             professed,
             members,
+            kept=before_baseline(tournament, start_date, named),
         )
         outcome.tournaments += 1
         outcome.games += len(games)
@@ -321,6 +361,20 @@ def _grade_when_not_given(
     if system == "egf" and state is not None and state.grade is not None:
         return state.grade
     return member_grade
+
+
+def _restarts(start_date: dt.date | None, from_date: dt.date) -> bool:
+    return start_date is not None and from_date <= start_date
+
+
+def before_baseline(
+    tournament: Tournament, start_date: dt.date | None, named: frozenset[int]
+) -> frozenset[int]:
+    """The players the tournament leaves as they are: on or before the baseline's date,
+    those it names (their row already counts it). They play at their baseline standing."""
+    if start_date is None or tournament.end_date > start_date:
+        return frozenset()
+    return named
 
 
 def _publications(rating_list: RatingList) -> list[tuple[dt.date, dict[int, int]]]:
@@ -456,8 +510,11 @@ def _apply(
     verdict: rules.EventVerdict,
     professed: dict[tuple[int, int], tuple[int | None, int | None]],
     members: dict[int, tuple[dt.date | None, int | None, int | None]],
+    *,
+    kept: frozenset[int] = frozenset(),
 ) -> None:
-    """Turn the engine's answer into history rows and move every player's state on."""
+    """Turn the engine's answer into history rows and move every player's state on
+    (except those `kept` where the baseline has them)."""
     states = outcome.states
     befores = {p.id: p.before for p in output.players}
     floating_grades = rules.has_floating_grades(rating_list.system)
@@ -466,6 +523,8 @@ def _apply(
     grades = {p.id: p.grade for p in event_input.players}
     for result in output.players:
         member_id = int(result.id)
+        if member_id in kept:
+            continue
         state = states.setdefault(member_id, MemberState())
         rating_in = state.rating
         if rules.debut_not_kept(system, rating_in=rating_in, history=state.history, result=result):

@@ -227,7 +227,7 @@ def _close_interrupted_runs(rating_list_id: int) -> None:
 def _store(rating_list: RatingList, outcome: ReplayOutcome) -> None:
     """Replace the history from the replay's date on and refresh the live entries."""
     stale = RatingHistory.objects.filter(rating_list=rating_list, date__gte=outcome.from_date)
-    affected = set(stale.values_list("member_id", flat=True)) | outcome.touched
+    affected = set(stale.values_list("member_id", flat=True)) | outcome.touched | outcome.restarted
     stale.delete()
     # Players who lost tournaments from the date on but play none in the replay (a table
     # taken out) fall back to where they stood before it.
@@ -285,8 +285,10 @@ def _refresh_entries(rating_list: RatingList, outcome: ReplayOutcome, affected: 
         (
             _entry_row(rating_list, member_id, outcome.states[member_id])
             for member_id in affected_ids
-            # No state, or no tournament left: his only tournaments were taken out.
-            if member_id in outcome.states and outcome.states[member_id].tournaments
+            # No state, or no tournament left: his only tournaments were taken out
+            # (a member the baseline names keeps his entry).
+            if member_id in outcome.states
+            and (outcome.states[member_id].tournaments or outcome.states[member_id].from_baseline)
         ),
     )
 

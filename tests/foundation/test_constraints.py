@@ -267,6 +267,18 @@ def test_snapshot_once_per_date_and_member_once_per_snapshot() -> None:
         PublishedEntry.objects.create(snapshot=snapshot, member=member, rank=2, rating=1900)
 
 
+def test_baseline_names_a_member_once() -> None:
+    from ratings.models import Baseline, BaselineRow
+
+    rating_list, member = RatingListFactory(), MemberFactory()
+    baseline = Baseline.objects.create(
+        rating_list=rating_list, date=dt.date(2024, 7, 1), source="csv"
+    )
+    BaselineRow.objects.create(baseline=baseline, member=member, rating=2000)
+    with refused("baseline_member_once", "baseline_id", "member_id"):
+        BaselineRow.objects.create(baseline=baseline, member=member, rating=1900)
+
+
 def test_every_declared_constraint_is_tried_here() -> None:
     """A new constraint needs a test here: this list is the inventory."""
     from django.apps import apps
@@ -294,6 +306,7 @@ def test_every_declared_constraint_is_tried_here() -> None:
         "history_rated_has_after",
         "snapshot_once_per_date",
         "snapshot_member_once",
+        "baseline_member_once",
     }
     declared = {
         constraint.name

@@ -8,7 +8,10 @@ from django.utils import timezone
 from ratings.models import RatingEntry, RatingList
 from ratings.selectors import active_q
 
-COLUMNS = ["player", "name", "rating", "provisional", "grade", "tournaments", "last_played"]
+COLUMNS = [
+    "player", "name", "rating", "provisional", "grade", "tournaments", "last_played",
+    "egd_pin", "fide_id",
+]  # fmt: skip
 
 
 def player_key(member) -> str:
@@ -53,6 +56,9 @@ class Command(BaseCommand):
                 "grade": str(entry.grade) if entry.grade is not None else None,
                 "tournaments": entry.tournaments,
                 "last_played": entry.last_played.isoformat() if entry.last_played else None,
+                # so a federation can check the list against its own
+                "egd_pin": entry.member.egd_pin or None,
+                "fide_id": entry.member.fide_id or None,
             }
             for entry in entries
         ]
