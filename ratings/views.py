@@ -16,8 +16,9 @@ from django.utils.html import format_html
 from django.utils.safestring import mark_safe
 from django.utils.text import slugify
 from django.utils.translation import gettext as _
-from django_tables2 import RequestConfig
 
+from clubsite.paging import PER_PAGE_CHOICES, configure_table, query_without
+from clubsite.paging import per_page_of as _per_page
 from ratings import filters, selectors
 from ratings.filters import RatingEntryFilter
 from ratings.formatting import format_change, format_expectation, format_rating
@@ -25,17 +26,6 @@ from ratings.models import PublishedList, RatingList
 from ratings.pagination import CachedCountPaginator
 from ratings.system_titles import system_title
 from ratings.tables import RatingEntryTable, SnapshotTable, csv_header, csv_row
-
-PER_PAGE_CHOICES = (25, 50, 100, 200)
-DEFAULT_PER_PAGE = 50
-
-
-def _per_page(request: HttpRequest) -> int:
-    try:
-        value = int(request.GET.get("per_page", DEFAULT_PER_PAGE))
-    except ValueError:
-        return DEFAULT_PER_PAGE
-    return value if value in PER_PAGE_CHOICES else DEFAULT_PER_PAGE
 
 
 def _list_or_404(slug: str) -> RatingList:
@@ -63,14 +53,9 @@ def _filtered_table(
     )
     table = RatingEntryTable(selectors.with_rank(filterset.qs), system=rating_list.system)
     query = sorted((k, v) for k, v in request.GET.lists() if k not in ("page", "sort", "per_page"))
-    config: dict | bool = False
-    if paginate:
-        config = {
-            "per_page": _per_page(request),
-            "paginator_class": CachedCountPaginator,
-            "count_key": selectors.list_version_key(rating_list, "count", query, filters.today()),
-        }
-    RequestConfig(request, paginate=config).configure(table)
+    count_key = selectors.list_version_key(rating_list, "count", query, filters.today())
+    configure_table(request, table, per_page=_per_page(request) if paginate else None,
+                    paginator_class=CachedCountPaginator, count_key=count_key)  # fmt: skip
     return filterset, table
 
 
@@ -108,14 +93,12 @@ def rating_list(request: HttpRequest, slug: str) -> HttpResponse:
     records = list(table.page.object_list.data) if table.page else []
     for record in records:
         record.shown = format_rating(record.rating, the_list.system, record.provisional)
-    base_query = request.GET.copy()
-    base_query.pop("page", None)
-    page_query = base_query.urlencode() + "&" if base_query else ""
     pages = table.paginator.num_pages if table.page else 1
     query = request.GET.copy()
     query.pop("page", None)
-    page_query = request.GET.copy()
-    page_query["page"] = table.page.number if table.page else 1
+    csv_page_query = request.GET.copy()
+    csv_page_query["page"] = str(table.page.number if table.page else 1)
+    csv_page_query["per_page"] = str(_per_page(request))
     return render(
         request,
         "ratings/rating_list.html",
@@ -126,13 +109,14 @@ def rating_list(request: HttpRequest, slug: str) -> HttpResponse:
             "table": table,
             "records": records,
             "headers": _headers(request, table),
-            "page_query": page_query,
+            "page_query": query_without(request, "page"),
+            "per_page_query": query_without(request, "page", "per_page"),
             "page_range": _page_range(table.page.number if table.page else 1, pages),
             "player_prefix": reverse("player_detail", args=[0])[:-2],
             "club_prefix": reverse("club_detail", args=["x"])[:-2],
             "snapshots": selectors.snapshots_of(the_list)[:24],
             "csv_all_query": query.urlencode(),
-            "csv_page_query": page_query.urlencode(),
+            "csv_page_query": csv_page_query.urlencode(),
             "per_page_choices": PER_PAGE_CHOICES,
             "per_page": _per_page(request),
             "nav_active": "ratings",
@@ -171,7 +155,7 @@ def rating_snapshot(request: HttpRequest, slug: str, date: str) -> HttpResponse:
                 Q(member__family_name__icontains=word) | Q(member__given_name__icontains=word)
             )
     table = SnapshotTable(entries, system=the_list.system)
-    RequestConfig(request, paginate={"per_page": _per_page(request)}).configure(table)
+    configure_table(request, table, per_page=_per_page(request))
     return render(
         request,
         "ratings/rating_snapshot.html",
