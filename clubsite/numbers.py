@@ -11,6 +11,8 @@ from __future__ import annotations
 
 import re
 
+MAX_ID = 2**63 - 1  # the largest primary key a database holds
+
 _INTEGER = re.compile(r"-?[0-9]{1,18}")
 
 

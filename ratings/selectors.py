@@ -13,6 +13,7 @@ from django.db.models.functions import Rank
 from django.utils.translation import gettext
 
 from clubsite.models import Club, Member
+from clubsite.numbers import is_ascii_number
 from ratings.formatting import rating_number
 from ratings.models import PublishedEntry, PublishedList, RatingEntry, RatingHistory, RatingList
 from tournaments.models import Game, Tournament
@@ -224,7 +225,7 @@ def player_history_line(member: Member, row_pk: int) -> HistoryLine:
 
 
 def _member_names(ids: set[Any]) -> dict[int, str]:
-    clean = {int(i) for i in ids if isinstance(i, int | str) and str(i).isdigit()}
+    clean = {int(i) for i in ids if isinstance(i, int | str) and is_ascii_number(str(i))}
     if not clean:
         return {}
     rows = Member.objects.filter(pk__in=clean).values_list("pk", "given_name", "family_name")
@@ -237,7 +238,7 @@ def _game_lines(breakdown: Any, names: dict[int, str]) -> list[GameLine]:
         if not isinstance(item, dict):
             continue
         opponent = item.get("opponent")
-        opponent_id = int(opponent) if str(opponent).isdigit() else None
+        opponent_id = int(opponent) if is_ascii_number(str(opponent)) else None
         lines.append(
             GameLine(
                 round=item.get("round") or 0,

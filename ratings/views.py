@@ -17,6 +17,7 @@ from django.utils.safestring import mark_safe
 from django.utils.text import slugify
 from django.utils.translation import gettext as _
 
+from clubsite.numbers import MAX_ID, int_or_none
 from clubsite.paging import PER_PAGE_CHOICES, configure_table, query_without
 from clubsite.paging import per_page_of as _per_page
 from ratings import filters, selectors
@@ -286,9 +287,9 @@ def player_detail(request: HttpRequest, pk: int) -> HttpResponse:
     _decorate_h2h(profile)
     versus = None
     versus_games = None
-    vs = request.GET.get("vs", "")
-    if vs.isdigit():
-        versus = next((h for h in profile.head_to_head if h.opponent_id == int(vs)), None)
+    vs = int_or_none(request.GET.get("vs"), minimum=1, maximum=MAX_ID)
+    if vs is not None:
+        versus = next((h for h in profile.head_to_head if h.opponent_id == vs), None)
         if versus is not None:
             versus_games = list(selectors.games_between(member, versus.opponent_id))
     chosen = versus.opponent_id if versus else None

@@ -14,6 +14,7 @@ from django.conf import settings
 from django.db.models import QuerySet
 from django.utils.translation import gettext_lazy as _
 
+from clubsite.choice_fields import IdModelChoiceField
 from clubsite.fields import GradeFormField
 from clubsite.models import Club, Member
 from tournaments.formats import FORMATS, guess_format
@@ -104,8 +105,8 @@ class MemberCreateForm(forms.ModelForm):
 class RoundBoardForm(forms.Form):
     """One board of a round: who played whom, with which colour, handicap and result."""
 
-    white = forms.ModelChoiceField(label=_("White"), queryset=Member.objects.none(), required=False)
-    black = forms.ModelChoiceField(label=_("Black"), queryset=Member.objects.none(), required=False)
+    white = IdModelChoiceField(label=_("White"), queryset=Member.objects.none(), required=False)
+    black = IdModelChoiceField(label=_("Black"), queryset=Member.objects.none(), required=False)
     kind = forms.ChoiceField(label=_("Game"), choices=Game.Kind.choices, initial="played")
     result = forms.ChoiceField(
         label=_("Result"), choices=[("", "—"), *Game.Result.choices], required=False
@@ -229,7 +230,7 @@ class ResultsUploadForm(forms.Form):
         help_text=_("EGD table (.h9, .txt), FIDE TRF (.trf), CSV games (.csv) or JSON."),
     )
     fmt = forms.ChoiceField(label=_("Format"), required=False)
-    organiser = forms.ModelChoiceField(label=_("Organiser"), queryset=Club.objects.none())
+    organiser = IdModelChoiceField(label=_("Organiser"), queryset=Club.objects.none())
 
     def __init__(self, *args: Any, clubs: QuerySet[Club], **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
