@@ -20,7 +20,7 @@ from django.utils.translation import gettext as _
 from clubsite.numbers import MAX_ID, int_or_none
 from clubsite.paging import PER_PAGE_CHOICES, configure_table, query_without
 from clubsite.paging import per_page_of as _per_page
-from ratings import filters, selectors
+from ratings import filters, list_counts, selectors
 from ratings.filters import RatingEntryFilter
 from ratings.formatting import format_change, format_expectation, format_rating
 from ratings.models import PublishedList, RatingList
@@ -94,6 +94,8 @@ def rating_list(request: HttpRequest, slug: str) -> HttpResponse:
     records = list(table.page.object_list.data) if table.page else []
     for record in records:
         record.shown = format_rating(record.rating, the_list.system, record.provisional)
+    list_counts.mark_inactive(records, filters.today())
+    shown_count = table.paginator.count if table.page else len(records)
     pages = table.paginator.num_pages if table.page else 1
     query = request.GET.copy()
     query.pop("page", None)
@@ -112,6 +114,8 @@ def rating_list(request: HttpRequest, slug: str) -> HttpResponse:
             "headers": _headers(request, table),
             "page_query": query_without(request, "page"),
             "per_page_query": query_without(request, "page", "per_page"),
+            "hidden": list_counts.hidden_inactive(the_list, request.GET, shown_count),
+            "everyone_query": query_without(request, "page", "active"),
             "page_range": _page_range(table.page.number if table.page else 1, pages),
             "player_prefix": reverse("player_detail", args=[0])[:-2],
             "club_prefix": reverse("club_detail", args=["x"])[:-2],
