@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import csv
 import datetime as dt
 import html
 from dataclasses import dataclass
@@ -17,6 +16,7 @@ from django.utils.safestring import mark_safe
 from django.utils.text import slugify
 from django.utils.translation import gettext as _
 
+from clubsite.csv_output import csv_download
 from clubsite.numbers import MAX_ID, int_or_none
 from clubsite.paging import PER_PAGE_CHOICES, configure_table, query_without
 from clubsite.paging import per_page_of as _per_page
@@ -135,10 +135,8 @@ def rating_list_csv(request: HttpRequest, slug: str) -> HttpResponse:
     every_row = request.GET.get("all") == "1"
     _filterset, table = _filtered_table(request, the_list, paginate=not every_row)
     records = table.data if every_row else table.page.object_list.data
-    response = HttpResponse(content_type="text/csv; charset=utf-8")
     filename = f"{slugify(the_list.slug)}-{dt.date.today().isoformat()}.csv"
-    response["Content-Disposition"] = f'attachment; filename="{filename}"'
-    writer = csv.writer(response)
+    response, writer = csv_download(filename)
     writer.writerow(csv_header(table))
     for record in records:
         writer.writerow(csv_row(table, record))
