@@ -119,10 +119,10 @@ class RoundBoardForm(forms.Form):
         self.fields["black"].queryset = members
         self.fields["white"].empty_label = "—"
         self.fields["black"].empty_label = _("— (bye)")
-        self.fields["handicap"].widget.attrs.update(min=0, max=9, style="width:4.5rem")
+        self.fields["handicap"].widget.attrs.update(min=0, max=9)
         for name, field in self.fields.items():
             css = (
-                "form-control form-control-sm"
+                "form-control form-control-sm w-handicap"
                 if name == "handicap"
                 else "form-select form-select-sm"
             )
