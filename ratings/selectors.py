@@ -276,10 +276,17 @@ def _chart_data(sections: list[ListSection]) -> dict[str, Any]:
             shown = rating_number(row.after, system)
             points.append({"x": day, "y": float(shown), "t": name})
         if points:
-            datasets.append({"label": section.rating_list.name, "data": points})
+            # "key": the list's id picks its colour, the same on every profile
+            datasets.append(
+                {"label": section.rating_list.name, "key": section.rating_list.pk, "data": points}
+            )
     return {
         "datasets": datasets,
-        "labels": {"in": gettext("came in with"), "start": gettext("start raised")},
+        "labels": {
+            "in": gettext("came in with"),
+            "start": gettext("start raised"),
+            "rating": gettext("Rating"),
+        },
     }
 
 

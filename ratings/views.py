@@ -20,7 +20,7 @@ from clubsite.csv_output import csv_download
 from clubsite.numbers import MAX_ID, int_or_none
 from clubsite.paging import PER_PAGE_CHOICES, configure_table, query_without
 from clubsite.paging import per_page_of as _per_page
-from ratings import filters, list_counts, selectors
+from ratings import calculator_links, filters, list_counts, selectors
 from ratings.filters import RatingEntryFilter
 from ratings.formatting import format_change, format_expectation, format_rating
 from ratings.models import PublishedList, RatingList
@@ -174,6 +174,11 @@ def rating_snapshot(request: HttpRequest, slug: str, date: str) -> HttpResponse:
     )
 
 
+def _first_game(profile: object) -> str | None:
+    sections = getattr(profile, "sections", None) or []
+    return sections[0].rating_list.game if sections else None
+
+
 def _change_css(value: float | None) -> str:
     if not value:
         return ""
@@ -310,6 +315,12 @@ def player_detail(request: HttpRequest, pk: int) -> HttpResponse:
             "profile": profile,
             "versus": versus,
             "versus_games": versus_games,
+            "calculator_link": calculator_links.profile_link(member.pk, _first_game(profile)),
+            "versus_link": calculator_links.head_to_head_link(
+                member.pk, versus.opponent_id, versus_games or []
+            )
+            if versus
+            else "",
             "h2h_options": h2h_options,
             "player_prefix": reverse("player_detail", args=[0])[:-2],
             "breakdown_head": _breakdown_head(),
