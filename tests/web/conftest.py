@@ -18,3 +18,14 @@ def _fresh_cache():
     cache.clear()
     yield
     cache.clear()
+
+
+def pytest_terminal_summary(terminalreporter, exitstatus, config):  # noqa: ANN001, ARG001
+    """The crawler's figures (tests/web/test_crawler.py) in the run's summary."""
+    for outcome in ("passed", "failed"):
+        for report in terminalreporter.stats.get(outcome, []):
+            for name, lines in getattr(report, "user_properties", ()):
+                if name == "crawler_summary":
+                    terminalreporter.section("Crawler (tests/web/test_crawler.py)", sep="-")
+                    for line in lines:
+                        terminalreporter.write_line(line)
