@@ -18,6 +18,7 @@ from clubsite.choice_fields import IdModelChoiceField
 from clubsite.fields import GradeFormField
 from clubsite.models import Club, Member
 from tournaments.formats import FORMATS, guess_format
+from tournaments.formats.bounds import MAX_YEAR, MIN_YEAR
 from tournaments.models import Game, Tournament
 
 # The formats' titles as the upload form shows them, translated (the parsers' own titles
@@ -75,6 +76,14 @@ class TournamentForm(forms.ModelForm):
         start, end = data.get("start_date"), data.get("end_date")
         if start and end and end < start:
             self.add_error("end_date", _("The tournament cannot end before it starts."))
+        for name in ("start_date", "end_date"):  # a year like 9999 broke the lists' recompute
+            day = data.get(name)
+            if day and not MIN_YEAR <= day.year <= MAX_YEAR:
+                self.add_error(
+                    name,
+                    _("A date between %(low)d and %(high)d, please.")
+                    % {"low": MIN_YEAR, "high": MAX_YEAR},
+                )
         return data
 
 

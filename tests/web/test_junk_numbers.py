@@ -44,3 +44,15 @@ def test_rating_lists_on_the_tournament_form(junk):
 def test_api_limit_and_offset(client, world, junk):
     url = reverse("api_rating_list", args=[world.rating_list.slug])
     assert client.get(url, {"limit": junk, "offset": junk}).status_code == 200
+
+
+@pytest.mark.parametrize("day", ["9999-12-31", "1000-01-01"])
+def test_tournament_dates_within_1900_2100(day):
+    from tournaments.forms import TournamentForm
+
+    form = TournamentForm(
+        clubs=Club.objects.all(), data={"name": "Cup", "start_date": day, "end_date": day}
+    )
+    assert not form.is_valid()
+    assert "A date between 1900 and 2100, please." in form.errors["start_date"]
+    assert "A date between 1900 and 2100, please." in form.errors["end_date"]
