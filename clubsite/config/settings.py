@@ -52,9 +52,12 @@ MIDDLEWARE = [
     "django.contrib.auth.middleware.AuthenticationMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
+    "csp.middleware.CSPMiddleware",
     # Last, so that it sees the outcome of every login attempt.
     "axes.middleware.AxesMiddleware",
 ]
+
+from clubsite.config.csp import CONTENT_SECURITY_POLICY  # noqa: E402, F401
 
 ROOT_URLCONF = "clubsite.config.urls"
 WSGI_APPLICATION = "clubsite.config.wsgi.application"

@@ -16,6 +16,7 @@ from django.utils import timezone
 from django.views.decorators.csrf import csrf_exempt
 from django.views.decorators.http import require_safe
 
+from clubsite.numbers import int_or_none
 from ratings import selectors
 from ratings.crosstable import crosstable_with_ratings
 from ratings.formatting import rating_number
@@ -35,11 +36,8 @@ def _json(data: Any, status: int = 200) -> JsonResponse:
 
 
 def _int(value: str | None, default: int, low: int, high: int) -> int:
-    try:
-        number = int(value) if value is not None else default
-    except ValueError:
-        return default
-    return max(low, min(high, number))
+    number = int_or_none(value, minimum=-(10**18), maximum=10**18)
+    return default if number is None else max(low, min(high, number))
 
 
 def _grade(value: Any) -> str | None:

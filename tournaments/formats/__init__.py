@@ -13,6 +13,7 @@ from dataclasses import dataclass, replace
 from pathlib import PurePath
 
 from tournaments.formats import csv_games, egd, json_format, trf
+from tournaments.formats.bounds import check_sizes
 from tournaments.formats.model import FormatError, Problem, ResultsFile
 
 MAX_UPLOAD_BYTES = 2 * 1024 * 1024  # 2 MiB: the largest real tables are ~30 kB
@@ -110,6 +111,7 @@ def parse(
     spec = _format(code)
     text, encoding = _decode(data, spec)
     results = spec.parse(text, filename)
+    check_sizes(results)
     if encoding == "utf-8":
         return results
     note = Problem(

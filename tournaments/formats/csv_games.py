@@ -11,6 +11,7 @@ import csv
 import io
 from collections import Counter
 
+from tournaments.formats.bounds import MAX_ROUNDS, file_int
 from tournaments.formats.model import (
     FileGame,
     FilePlayer,
@@ -103,8 +104,9 @@ def _read_row(
     errors_before = log.error_count
     round_text, white, black = cell("round"), cell("white"), cell("black")
     result_text, handicap_text = cell("result").lower(), cell("handicap")
-    if not round_text.isdigit() or int(round_text) == 0:
-        log.error(line, f"The round {round_text!r} is not a whole number from 1 up.")
+    round_number = file_int(round_text, minimum=1, maximum=MAX_ROUNDS)
+    if round_number is None:
+        log.error(line, f"The round {round_text!r} is not a whole number from 1 to {MAX_ROUNDS}.")
     if not white or not black:
         log.error(line, "Both players, white and black, must be given.")
     elif white == black:
@@ -113,16 +115,17 @@ def _read_row(
         log.error(line, f"The result {cell('result')!r} must be white, black or draw.")
     handicap = 0
     if handicap_text:
-        if not handicap_text.isdigit() or int(handicap_text) > MAX_HANDICAP:
+        read = file_int(handicap_text, minimum=0, maximum=MAX_HANDICAP)
+        if read is None:
             log.error(line, f"The handicap {handicap_text!r} must be a whole number from 0 to 9.")
         else:
-            handicap = int(handicap_text)
-    if log.error_count > errors_before:
+            handicap = read
+    if log.error_count > errors_before or round_number is None:
         return None
     result: GameResult = (
         "white" if result_text == "white" else "black" if result_text == "black" else "draw"
     )
-    return FileGame(int(round_text), white, black, result, handicap, line=line)
+    return FileGame(round_number, white, black, result, handicap, line=line)
 
 
 def write(results: ResultsFile) -> str:

@@ -19,6 +19,7 @@ from pathlib import PurePath
 from typing import NamedTuple
 
 from ratings.systems.grades import Grade
+from tournaments.formats.bounds import file_int, is_ascii_number
 from tournaments.formats.model import (
     FileBye,
     FileGame,
@@ -254,12 +255,12 @@ def _read_player_line(content: str, line: int, log: ProblemLog) -> _Row | None:
     if not tokens:
         log.error(line, "This line has an EGD number but no player.")
         return None
-    if not tokens[0].isdigit() or int(tokens[0]) == 0:
+    place = file_int(tokens[0], minimum=1)
+    if place is None:
         log.error(
             line, f"A player line must start with the player's place number, not {tokens[0]!r}."
         )
         return None
-    place = int(tokens[0])
     at = _find_grade(tokens)
     if at is None:
         log.error(
@@ -606,7 +607,9 @@ def write(results: ResultsFile) -> str:
 def _places(results: ResultsFile) -> dict[str, int]:
     """Keep the file's keys where they are distinct place numbers, else number players in order."""
     keys = [p.key for p in results.players]
-    if all(k.isdigit() and int(k) > 0 for k in keys) and len({int(k) for k in keys}) == len(keys):
+    if all(is_ascii_number(k, max_digits=9) and int(k) > 0 for k in keys) and len(
+        {int(k) for k in keys}
+    ) == len(keys):
         return {k: int(k) for k in keys}
     return {k: i for i, k in enumerate(keys, start=1)}
 

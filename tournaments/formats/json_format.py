@@ -19,6 +19,8 @@ from dataclasses import replace
 from typing import Any
 
 from ratings.systems.grades import Grade
+from tournaments.formats.bounds import MAX_KEY_NUMBER as MAX_WHOLE
+from tournaments.formats.bounds import MAX_ROUNDS
 from tournaments.formats.model import (
     FileGame,
     FilePlayer,
@@ -103,12 +105,14 @@ class _Reader:
             return None
         return value
 
-    def whole(self, data: Mapping[str, Any], name: str, path: str, low: int = 0) -> int | None:
+    def whole(
+        self, data: Mapping[str, Any], name: str, path: str, low: int = 0, high: int = MAX_WHOLE
+    ) -> int | None:
         value = data.get(name)
         if value is None:
             return None
-        if isinstance(value, bool) or not isinstance(value, int) or value < low:
-            self.error(f"{path}.{name}", f"must be a whole number from {low} up.")
+        if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:
+            self.error(f"{path}.{name}", f"must be a whole number from {low} to {high}.")
             return None
         return value
 
@@ -255,7 +259,7 @@ def _read_games(value: Any, keys: set[str], read: _Reader) -> list[FileGame]:
         path = f"games[{index}]"
         data = read.object(item, path, GAME_FIELDS)
         errors_before = read.log.error_count
-        round_number = read.whole(data, "round", path, low=1)
+        round_number = read.whole(data, "round", path, low=1, high=MAX_ROUNDS)
         if "round" not in data:
             read.error(f"{path}.round", "is missing.")
         sides = {}

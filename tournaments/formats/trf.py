@@ -12,6 +12,7 @@ import re
 from dataclasses import dataclass, replace
 from typing import Literal
 
+from tournaments.formats.bounds import file_int, is_ascii_number
 from tournaments.formats.model import (
     ByeKind,
     FileBye,
@@ -195,8 +196,8 @@ def _read_header(
     rounds_line, rounds_text = _header_value(header, "142")
     rounds = 0
     if rounds_text:
-        if rounds_text.isdigit():
-            rounds = int(rounds_text)
+        if (read := file_int(rounds_text)) is not None:
+            rounds = read
         else:
             log.warn(rounds_line, f"The number of rounds {rounds_text!r} is not a number; ignored.")
     time_text = value("122")
@@ -252,7 +253,8 @@ def _read_player(line: str, number: int, log: ProblemLog) -> _Row | None:
             )
             return None
     rank_text = _field(line, START_RANK)
-    if not rank_text.isdigit() or int(rank_text) == 0:
+    rank = file_int(rank_text, minimum=1, maximum=9999)
+    if rank is None:
         log.error(number, f"The starting rank {rank_text!r} is not a number from 1 to 9999.", 5)
         return None
     sex = _read_sex(_field(line, SEX), number, log)
@@ -261,7 +263,7 @@ def _read_player(line: str, number: int, log: ProblemLog) -> _Row | None:
         log.warn(number, "This player has no name.", NAME[0])
     birth_date, birth_year = _read_birth(_field(line, BIRTH_DATE), number, log)
     player = FilePlayer(
-        key=str(int(rank_text)),
+        key=str(rank),
         family_name=family.strip(),
         given_name=given.strip(),
         fide_id=_read_digits(line, FIDE_ID, "FIDE ID", number, log),
@@ -298,17 +300,17 @@ def _read_int(
     text = _field(line, span)
     if not text:
         return None
-    if not text.isdigit():
+    value = file_int(text)
+    if value is None:
         log.error(number, f"The {what} {text!r} is not a whole number.", span[0])
-        return None
-    return int(text)
+    return value
 
 
 def _read_digits(
     line: str, span: tuple[int, int], what: str, number: int, log: ProblemLog
 ) -> str | None:
     text = _field(line, span)
-    if text and not text.isdigit():
+    if text and not is_ascii_number(text):
         log.error(number, f"The {what} {text!r} should be digits only.", span[0])
         return None
     return str(int(text)) if text and int(text) else None
@@ -380,7 +382,7 @@ def _read_block(
     opponent_text = text[OPPONENT_OFFSETS[0] : OPPONENT_OFFSETS[1] + 1].strip()
     colour_text = text[COLOUR_OFFSET].lower()
     code = text[RESULT_OFFSET].upper()
-    if opponent_text and not opponent_text.isdigit():
+    if opponent_text and not is_ascii_number(opponent_text):
         log.error(
             number, f"{where}: the opponent {opponent_text!r} is not a starting rank.", column
         )
@@ -553,9 +555,9 @@ def write(results: ResultsFile, version: Version | None = None) -> str:
 
 def _ranks(results: ResultsFile) -> dict[str, int]:
     keys = [p.key for p in results.players]
-    if all(k.isdigit() and 0 < int(k) < 10000 for k in keys) and len({int(k) for k in keys}) == len(
-        keys
-    ):
+    if all(is_ascii_number(k, max_digits=4) and 0 < int(k) < 10000 for k in keys) and len(
+        {int(k) for k in keys}
+    ) == len(keys):
         return {k: int(k) for k in keys}
     return {k: i for i, k in enumerate(keys, start=1)}
 

@@ -27,6 +27,7 @@ from tournaments.formats.model import (
     TimeControl,
     TournamentDetails,
 )
+from tournaments.import_identity import identity_errors
 from tournaments.importing.common import (
     BYE_KINDS,
     FIDE_COUNTRIES,
@@ -127,6 +128,7 @@ def _import_check(
     return resolved, (
         _errors(results, target, preview.game, list(preview.players))
         + errors
+        + identity_errors(results.players, resolved)
         + _grade_errors(results, target, resolved, listed, code)
     )
 

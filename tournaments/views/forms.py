@@ -16,7 +16,9 @@ from django.utils.translation import gettext_lazy as _
 
 from clubsite.fields import GradeFormField
 from clubsite.models import Club, Member
+from clubsite.views.choice_fields import IdModelChoiceField
 from tournaments.formats import FORMATS, guess_format
+from tournaments.formats.bounds import MAX_YEAR, MIN_YEAR
 from tournaments.models import Game, Tournament
 
 # The formats' titles as the upload form shows them, translated (the parsers' own titles
@@ -74,6 +76,14 @@ class TournamentForm(forms.ModelForm):
         start, end = data.get("start_date"), data.get("end_date")
         if start and end and end < start:
             self.add_error("end_date", _("The tournament cannot end before it starts."))
+        for name in ("start_date", "end_date"):  # a year like 9999 broke the lists' recompute
+            day = data.get(name)
+            if day and not MIN_YEAR <= day.year <= MAX_YEAR:
+                self.add_error(
+                    name,
+                    _("A date between %(low)d and %(high)d, please.")
+                    % {"low": MIN_YEAR, "high": MAX_YEAR},
+                )
         return data
 
 
@@ -104,8 +114,8 @@ class MemberCreateForm(forms.ModelForm):
 class RoundBoardForm(forms.Form):
     """One board of a round: who played whom, with which colour, handicap and result."""
 
-    white = forms.ModelChoiceField(label=_("White"), queryset=Member.objects.none(), required=False)
-    black = forms.ModelChoiceField(label=_("Black"), queryset=Member.objects.none(), required=False)
+    white = IdModelChoiceField(label=_("White"), queryset=Member.objects.none(), required=False)
+    black = IdModelChoiceField(label=_("Black"), queryset=Member.objects.none(), required=False)
     kind = forms.ChoiceField(label=_("Game"), choices=Game.Kind.choices, initial="played")
     result = forms.ChoiceField(
         label=_("Result"), choices=[("", "—"), *Game.Result.choices], required=False
@@ -118,10 +128,10 @@ class RoundBoardForm(forms.Form):
         self.fields["black"].queryset = members
         self.fields["white"].empty_label = "—"
         self.fields["black"].empty_label = _("— (bye)")
-        self.fields["handicap"].widget.attrs.update(min=0, max=9, style="width:4.5rem")
+        self.fields["handicap"].widget.attrs.update(min=0, max=9)
         for name, field in self.fields.items():
             css = (
-                "form-control form-control-sm"
+                "form-control form-control-sm w-handicap"
                 if name == "handicap"
                 else "form-select form-select-sm"
             )
@@ -229,7 +239,7 @@ class ResultsUploadForm(forms.Form):
         help_text=_("EGD table (.h9, .txt), FIDE TRF (.trf), CSV games (.csv) or JSON."),
     )
     fmt = forms.ChoiceField(label=_("Format"), required=False)
-    organiser = forms.ModelChoiceField(label=_("Organiser"), queryset=Club.objects.none())
+    organiser = IdModelChoiceField(label=_("Organiser"), queryset=Club.objects.none())
 
     def __init__(self, *args: Any, clubs: QuerySet[Club], **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)

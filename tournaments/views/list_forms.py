@@ -11,6 +11,7 @@ from typing import Any
 from django import forms
 from django.utils.translation import gettext_lazy as _
 
+from clubsite.views.choice_fields import IdModelChoiceField, IdModelMultipleChoiceField
 from ratings.models import RatingList
 from tournaments.views.forms import ResultsUploadForm, TournamentForm
 
@@ -18,7 +19,7 @@ from tournaments.views.forms import ResultsUploadForm, TournamentForm
 class TournamentListsForm(TournamentForm):
     """The tournament's details and the rating lists its table is submitted to."""
 
-    rating_lists = forms.ModelMultipleChoiceField(
+    rating_lists = IdModelMultipleChoiceField(
         label=_("Rating lists"),
         queryset=RatingList.objects.none(),
         required=False,
@@ -52,7 +53,7 @@ class TournamentListsForm(TournamentForm):
 class ResultsUploadListForm(ResultsUploadForm):
     """A results file, its organiser and the rating list its table goes to."""
 
-    rating_list = forms.ModelChoiceField(
+    rating_list = IdModelChoiceField(
         label=_("Rating list"), queryset=RatingList.objects.none(), required=False,
         empty_label=_("— none (import without rating)"),
     )  # fmt: skip

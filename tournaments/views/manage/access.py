@@ -15,6 +15,7 @@ from django.shortcuts import get_object_or_404
 from django.utils.translation import gettext as _
 
 from clubsite.models import Club
+from clubsite.numbers import int_or_none
 from tournaments import manage_selectors
 from tournaments.models import Tournament
 from tournaments.permissions import is_club_admin
@@ -42,10 +43,8 @@ def error_messages(error: ValidationError) -> list[str]:
 
 
 def int_between(value: Any, default: int, low: int, high: int) -> int:
-    try:
-        return max(low, min(high, int(value)))
-    except (TypeError, ValueError):
-        return default
+    number = int_or_none(value, minimum=-(10**18), maximum=10**18)
+    return default if number is None else max(low, min(high, number))
 
 
 def time_control_probe(data: Any, fallback: Tournament) -> Tournament:
