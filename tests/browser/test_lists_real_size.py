@@ -7,11 +7,11 @@ from __future__ import annotations
 
 import pytest
 from django.core.cache import cache
-from ratings.filters import today
 
 from clubsite.fields import parse_grade
 from ratings.models import RatingEntry, RatingList
 from ratings.selectors import active_q
+from ratings.views.filters import today
 from tests.web.bulk import make_bulk
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]

@@ -41,12 +41,12 @@ def test_500_renders_without_the_request_context():
 
 
 def test_500_from_a_view_in_the_layout(client, monkeypatch, db):
-    import ratings.views
+    import ratings.views.public
 
     def boom(*args, **kwargs):
         raise RuntimeError("boom")
 
-    monkeypatch.setattr(ratings.views.selectors, "rating_list_all", boom)
+    monkeypatch.setattr(ratings.views.public.selectors, "rating_list_all", boom)
     client.raise_request_exception = False
     response = client.get(reverse("rating_lists"))
     assert response.status_code == 500

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import pytest
 from django.urls import reverse
-from ratings.submission_forms import TournamentListsForm
 
 from clubsite.models import Club
+from tournaments.views.list_forms import TournamentListsForm
 
 pytestmark = pytest.mark.django_db
 
