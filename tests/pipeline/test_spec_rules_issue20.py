@@ -90,18 +90,22 @@ def _ufgo_start(tmp_path, date, strong, rating, name="start"):
 
 
 def _ufgo_losses(tmp_path, date, strong, name="losses"):
-    """Each of `strong` loses LOSSES games against newcomers at 2000."""
-    players = [{"id": k, "name": f"Strong {k}"} for k in strong]
-    games = []
-    for k_index, k in enumerate(strong):
-        for r in range(LOSSES):
-            weak = f"{name}-{k}-{r}"
-            players.append({"id": weak, "name": f"Weak {weak}", "rating": 2000, "grade": "1k"})
-            games.append((k_index * LOSSES + r + 1, k, weak, "black"))
-    return run_json(
-        tmp_path, "ufgo", event_json(system="ufgo", date=date, players=players, games=games,
-                                     name=name), name=name
-    )  # fmt: skip
+    """Each of `strong` loses LOSSES games against newcomers at 2000: one a round, in two
+    events on `date` (a results file holds at most 30 rounds)."""
+    rounds_per_event = 30
+    for part in range(LOSSES // rounds_per_event):
+        event = f"{name}-{part + 1}"
+        players = [{"id": k, "name": f"Strong {k}"} for k in strong]
+        games = []
+        for k in strong:
+            for r in range(rounds_per_event):
+                weak = f"{event}-{k}-{r}"
+                players.append({"id": weak, "name": f"Weak {weak}", "rating": 2000, "grade": "1k"})
+                games.append((r + 1, k, weak, "black"))
+        run_json(
+            tmp_path, "ufgo", event_json(system="ufgo", date=date, players=players, games=games,
+                                         name=event), name=event
+        )  # fmt: skip
 
 
 def _published_grade(slug_date, key):

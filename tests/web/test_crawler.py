@@ -124,6 +124,7 @@ def world_for_crawling(db):
         ("tournament_detail", "pk"): world.tournaments[0].pk,
         ("api_tournament", "pk"): world.tournaments[0].pk,
         "number": 1,
+        "code": "egf",
         "uidb64": "MQ",
         "token": "set-password",
     }

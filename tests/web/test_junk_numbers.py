@@ -48,7 +48,7 @@ def test_api_limit_and_offset(client, world, junk):
 
 @pytest.mark.parametrize("day", ["9999-12-31", "1000-01-01"])
 def test_tournament_dates_within_1900_2100(day):
-    from tournaments.forms import TournamentForm
+    from tournaments.views.forms import TournamentForm
 
     form = TournamentForm(
         clubs=Club.objects.all(), data={"name": "Cup", "start_date": day, "end_date": day}
