@@ -1,6 +1,6 @@
 from django.contrib import admin
 
-from clubsite.models import Club, Member
+from clubsite.models import Club, Member, Profile
 
 
 @admin.register(Club)
@@ -38,3 +38,12 @@ class MemberAdmin(admin.ModelAdmin):
     ]
     list_select_related = ["club"]
     autocomplete_fields = ["club", "user"]
+
+
+@admin.register(Profile)
+class ProfileAdmin(admin.ModelAdmin):
+    list_display = ["user", "language", "mail_submitted", "mail_approved", "mail_rating"]
+    list_filter = ["language", "mail_rating"]
+    search_fields = ["user__username", "user__email"]
+    list_select_related = ["user"]
+    autocomplete_fields = ["user"]

@@ -21,6 +21,7 @@ from django.utils.translation import gettext as _
 
 from clubsite.models import Member
 from tournaments.models import Game, RoundSeat, Tournament, TournamentLog
+from tournaments.notifications import event_mail_queue
 from tournaments.permissions import is_club_admin, is_referee
 
 Status = Tournament.Status
@@ -59,9 +60,10 @@ def tournament_submit(*, tournament: Tournament, by: AbstractBaseUser) -> Tourna
     tournament.decided_by = None
     tournament.decision_comment = ""
     tournament.save()
-    TournamentLog.objects.create(
+    log = TournamentLog.objects.create(
         tournament=tournament, action=TournamentLog.Action.SUBMITTED, by=by
     )
+    event_mail_queue(log=log)
     return tournament
 
 
@@ -99,9 +101,10 @@ def tournament_reject(*, tournament: Tournament, by: AbstractBaseUser, comment: 
     tournament.decided_by = by
     tournament.decision_comment = comment.strip()
     tournament.save()
-    TournamentLog.objects.create(
+    log = TournamentLog.objects.create(
         tournament=tournament, action=TournamentLog.Action.REJECTED, by=by, comment=comment.strip()
     )
+    event_mail_queue(log=log)
     return tournament
 
 
@@ -124,9 +127,10 @@ def tournament_reopen(
         raise PermissionDenied(_("You may not reopen this table."))
     tournament.status = Status.DRAFT
     tournament.save()
-    TournamentLog.objects.create(
+    log = TournamentLog.objects.create(
         tournament=tournament, action=TournamentLog.Action.REOPENED, by=by, comment=comment
     )
+    event_mail_queue(log=log)
     return tournament
 
 
