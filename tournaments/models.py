@@ -305,6 +305,9 @@ class TournamentLog(models.Model):
     )
     at = models.DateTimeField(auto_now_add=True)
     comment = models.TextField(blank=True)
+    # What the site wrote (not a person): {"lines": [[template, params], ...]}, worded in
+    # the reader's language when shown (`tournaments.messages.history_entry`).
+    params = models.JSONField(default=dict, blank=True)
 
     class Meta:
         ordering = ["at", "id"]
