@@ -829,3 +829,7 @@ def _game_entry(key: str, game: FileGame, places: dict[str, int]) -> str:
     if game.colours_known:
         colour = f"/{'w' if key == game.white else 'b'}{game.handicap}"
     return f"{places[opponent]}{symbol}{forfeit}{colour}"
+
+
+# The round form and the referee's review check entered games against the rule with this.
+rule_handicap = _rule_handicap

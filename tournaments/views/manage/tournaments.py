@@ -19,6 +19,7 @@ from django.views.decorators.http import require_GET, require_http_methods, requ
 from clubsite.models import Member
 from ratings.tournament_services import tournament_reopen_and_unrate
 from tournaments import manage_selectors, manage_services, selectors, services
+from tournaments.handicaps import handicap_warnings
 from tournaments.models import Participant, Tournament
 from tournaments.views.forms import (
     DecisionCommentForm,
@@ -176,6 +177,9 @@ def manage_round(request: HttpRequest, pk: int, number: int) -> HttpResponse:
                     request, _("Round %(n)d is saved: %(boards)d boards.")
                     % {"n": number, "boards": len(pairings)},
                 )  # fmt: skip
+                saved = tournament.games.filter(round=number).select_related("white", "black")
+                for text in handicap_warnings(tournament, saved):
+                    messages.warning(request, text)
                 if number < tournament.rounds and "next" in request.POST:
                     return redirect("manage_round", pk=pk, number=number + 1)
                 return redirect("manage_round", pk=pk, number=number)
