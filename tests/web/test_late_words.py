@@ -98,3 +98,17 @@ def test_a_persons_comment_is_shown_as_written(client, setup):  # noqa: F811
     client.cookies["django_language"] = "uk"
     html = client.get(reverse("manage_tournament", args=[setup.draft.pk])).content.decode()
     assert "Fix R2" in html
+
+
+def test_the_preview_shows_the_crosstable_it_will_save(client, setup):  # noqa: F811
+    login(client, setup, "admin")
+    response = _upload(client, setup, EGD.format(a="Kovalenko Ivan        "), "en")
+    table = response.context["crosstable"]
+    assert table.rounds == [1, 2]
+    assert [(r.number, r.grade, r.cells, r.points) for r in table.rows] == [
+        (1, "3d", ["2+/w", "3+/b"], 2.0),
+        (2, "1k", ["1-/b", "0+"], 1.0),
+        (3, "10k", ["0-", "1-/w"], 0.0),
+    ]
+    html = response.content.decode()
+    assert 'id="preview-crosstable"' in html and "2+/w" in html

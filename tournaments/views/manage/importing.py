@@ -26,6 +26,7 @@ from ratings.models import RatingList
 from tournaments import importing
 from tournaments.formats import FormatError, guess_format
 from tournaments.formats import parse as parse_results
+from tournaments.importing.preview_table import preview_crosstable
 from tournaments.messages import problem_rows
 from tournaments.views.forms import ImportConfirmForm
 from tournaments.views.list_forms import ResultsUploadListForm
@@ -97,6 +98,7 @@ def _render_preview(
             "preview": preview,
             "rows": _preview_rows(preview, posted),
             "warnings": problem_rows(preview.warnings),
+            "crosstable": preview_crosstable(preview.results),
             "confirm": confirm,
             "filename": filename,
             "errors": errors or [],
