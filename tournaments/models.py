@@ -297,6 +297,8 @@ class TournamentLog(models.Model):
         REJECTED = "rejected", _("rejected")
         REOPENED = "reopened", _("reopened")
         IMPORTED = "imported", _("imported")
+        WITHDRAWN = "withdrawn", _("withdrawn")
+        NOTE = "note", _("note")
 
     tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="log")
     action = models.CharField(max_length=10, choices=Action.choices)

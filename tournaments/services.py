@@ -20,6 +20,7 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from clubsite.models import Member
+from tournaments.conversation import table_snapshot
 from tournaments.models import Game, RoundSeat, Tournament, TournamentLog
 from tournaments.notifications import event_mail_queue
 from tournaments.permissions import is_club_admin, is_referee
@@ -44,7 +45,10 @@ def _expect(tournament: Tournament, *states: str) -> None:
 
 
 @transaction.atomic
-def tournament_submit(*, tournament: Tournament, by: AbstractBaseUser) -> Tournament:
+def tournament_submit(
+    *, tournament: Tournament, by: AbstractBaseUser, comment: str = ""
+) -> Tournament:
+    """Submit the table; `comment` is the admin's reply to the referee (on a resubmission)."""
     tournament = _locked(tournament)
     if not is_club_admin(by, tournament):
         raise PermissionDenied(_("Only the organising club's admins submit its tables."))
@@ -61,7 +65,11 @@ def tournament_submit(*, tournament: Tournament, by: AbstractBaseUser) -> Tourna
     tournament.decision_comment = ""
     tournament.save()
     log = TournamentLog.objects.create(
-        tournament=tournament, action=TournamentLog.Action.SUBMITTED, by=by
+        tournament=tournament,
+        action=TournamentLog.Action.SUBMITTED,
+        by=by,
+        comment=comment.strip(),
+        params={"snapshot": table_snapshot(tournament)},
     )
     event_mail_queue(log=log)
     return tournament

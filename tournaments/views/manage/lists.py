@@ -20,6 +20,7 @@ from ratings import tournament_selectors as referee_selectors
 from ratings import tournament_services as submission_services
 from ratings.crosstable import crosstable_with_ratings
 from tournaments import manage_selectors, manage_services
+from tournaments.conversation import conversation
 from tournaments.messages import history_entry
 from tournaments.models import Tournament
 from tournaments.views.list_forms import TournamentListsForm
@@ -86,6 +87,7 @@ def manage_tournament(request: HttpRequest, pk: int) -> HttpResponse:
             "advice": manage_selectors.time_control_advice(tournament),
             "statuses": referee_selectors.recompute_status(tournament),
             "empty_rounds": manage_selectors.empty_rounds_warning(tournament),
+            "conversation": conversation(tournament),
             **NAV,
         },
     )

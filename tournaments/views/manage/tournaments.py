@@ -227,7 +227,9 @@ def manage_round(request: HttpRequest, pk: int, number: int) -> HttpResponse:
 def manage_submit(request: HttpRequest, pk: int) -> HttpResponse:
     tournament = tournament_or_403(request, pk)
     try:
-        services.tournament_submit(tournament=tournament, by=request.user)
+        services.tournament_submit(
+            tournament=tournament, by=request.user, comment=request.POST.get("reply", "")[:4000]
+        )
     except ValidationError as error:
         for message in error_messages(error):
             messages.error(request, message)
