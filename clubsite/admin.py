@@ -1,6 +1,6 @@
 from django.contrib import admin
 
-from clubsite.models import Club, FideRating, Member
+from clubsite.models import Club, FideRating, Member, Profile
 
 
 @admin.register(Club)
@@ -48,3 +48,12 @@ class FideRatingAdmin(admin.ModelAdmin):
     search_fields = ["member__family_name", "member__given_name", "member__fide_id"]
     autocomplete_fields = ["member"]
     date_hierarchy = "valid_from"
+
+
+@admin.register(Profile)
+class ProfileAdmin(admin.ModelAdmin):
+    list_display = ["user", "language", "mail_submitted", "mail_approved", "mail_rating"]
+    list_filter = ["language", "mail_rating"]
+    search_fields = ["user__username", "user__email"]
+    list_select_related = ["user"]
+    autocomplete_fields = ["user"]

@@ -7,7 +7,7 @@ from typing import Any
 from django import forms
 from django.utils.translation import gettext_lazy as _
 
-from clubsite.models import GameKind
+from clubsite.models import GameKind, Profile
 from clubsite.player_search import MAX_CANDIDATES, player_find
 
 
@@ -84,3 +84,18 @@ class ContactForm(forms.Form):
         super().__init__(*args, **kwargs)
         if not with_phone:
             del self.fields["phone"]
+
+
+class MailSettingsForm(forms.ModelForm):
+    """The language of the user's e-mail and which kinds he gets."""
+
+    class Meta:
+        model = Profile
+        fields = [
+            "language",
+            "mail_submitted",
+            "mail_approved",
+            "mail_rejected",
+            "mail_reopened",
+            "mail_rating",
+        ]

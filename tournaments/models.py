@@ -313,6 +313,8 @@ class TournamentLog(models.Model):
         REJECTED = "rejected", _("rejected")
         REOPENED = "reopened", _("reopened")
         IMPORTED = "imported", _("imported")
+        WITHDRAWN = "withdrawn", _("withdrawn")
+        NOTE = "note", _("note")
 
     tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="log")
     action = models.CharField(max_length=10, choices=Action.choices)
@@ -321,6 +323,9 @@ class TournamentLog(models.Model):
     )
     at = models.DateTimeField(auto_now_add=True)
     comment = models.TextField(blank=True)
+    # What the site wrote (not a person): {"lines": [[template, params], ...]}, worded in
+    # the reader's language when shown (`tournaments.messages.history_entry`).
+    params = models.JSONField(default=dict, blank=True)
 
     class Meta:
         ordering = ["at", "id"]

@@ -19,6 +19,7 @@ from django.utils.translation import gettext as _
 
 from clubsite.fields import parse_grade
 from clubsite.models import Club, FideRating, Member
+from tournaments import messages
 from tournaments.formats.model import (
     FileBye,
     FileGame,
@@ -42,6 +43,7 @@ from tournaments.importing.common import (
 )
 from tournaments.importing.matching import ImportPreview, _full_name
 from tournaments.importing.preview import _errors, _grade_errors, _name_and_dates, results_preview
+from tournaments.messages import said, stored_lines
 from tournaments.models import Game, Participant, Tournament, TournamentLog
 from tournaments.services import Pairing, round_replace
 from tournaments.timecontrol import exact_minutes, overtime_from_text
@@ -176,29 +178,32 @@ def results_import(
             tournament.submitted_at = timezone.now()
             tournament.submitted_by = by
             tournament.save(update_fields=["status", "submitted_at", "submitted_by"])
+        lines = _log_lines(preview, source, linked)
         TournamentLog.objects.create(
             tournament=tournament,
             action=TournamentLog.Action.IMPORTED,
             by=by,
-            comment=_log_comment(preview, source, linked),
+            comment="\n".join(lines),
+            params={"lines": stored_lines(lines)},
         )
     return tournament
 
 
-def _log_comment(preview: ImportPreview, source: str, linked: bool) -> str:
+def _log_lines(preview: ImportPreview, source: str, linked: bool) -> list[str]:
+    counts = {
+        "players": len(preview.players),
+        "new": sum(1 for m in preview.players if m.status != "matched"),
+        "games": len(preview.results.games),
+    }
     lines = [
-        _("Imported %(source)s: %(players)d players (%(new)d new), %(games)d games.")
-        % {
-            "source": source or _("a results file"),
-            "players": len(preview.players),
-            "new": sum(1 for m in preview.players if m.status != "matched"),
-            "games": len(preview.results.games),
-        }
+        said(messages.IMPORTED, source=source, **counts)
+        if source
+        else said(messages.IMPORTED_FROM_FILE, **counts)
     ]
     if not linked:
-        lines.append(_("Not linked to a rating list for rating."))
+        lines.append(said(messages.NOT_LINKED))
     lines += list(preview.checks)
-    return "\n".join(lines)
+    return lines
 
 
 def _unique_slug(name: str, day: dt.date) -> str:

@@ -15,7 +15,7 @@ from django.db.models import QuerySet
 from django.utils.translation import gettext_lazy as _
 
 from clubsite.fields import GradeFormField
-from clubsite.models import Club, Member
+from clubsite.models import Club, GameKind, Member
 from clubsite.views.choice_fields import IdModelChoiceField
 from tournaments.formats import FORMATS, guess_format
 from tournaments.formats.bounds import MAX_YEAR, MIN_YEAR
@@ -31,7 +31,9 @@ FORMAT_TITLES = {
     "json": _("JSON (engine contract)"),
 }
 DATE_INPUT = forms.DateInput(attrs={"type": "date"}, format="%Y-%m-%d")
-UPLOAD_EXTENSIONS = (".h9", ".txt", ".trf", ".trfx", ".csv", ".json")
+# EGD tables are named after their handicap rule: .h1 … .h9 (h9 the usual one).
+EGD_EXTENSIONS = tuple(f".h{n}" for n in range(1, 10))
+UPLOAD_EXTENSIONS = (*EGD_EXTENSIONS, ".txt", ".trf", ".trfx", ".csv", ".json")
 UPLOAD_EXTENSIONS_RE = r"^\.h\d$"
 
 
@@ -52,7 +54,11 @@ class TournamentForm(forms.ModelForm):
         self.fields["organiser"].queryset = clubs
         self.fields["organiser"].empty_label = None
         self.fields["rounds"].widget.attrs.update(min=1, max=30)
-        self.fields["country"].widget.attrs.update(maxlength=2, placeholder="UA")
+        # A real initial value, not a grey placeholder that looks filled in but saves empty.
+        self.fields["country"].widget.attrs.update(maxlength=2)
+        if not self.instance.pk and "country" not in self.initial:
+            first = clubs.first()
+            self.initial["country"] = first.country if first else ""
         for name in ("basic_time_minutes", "overtime_kind", "overtime_seconds", "overtime_moves"):
             self.fields[name].widget.attrs["data-time-control"] = name
 
@@ -84,7 +90,25 @@ class TournamentForm(forms.ModelForm):
                     _("A date between %(low)d and %(high)d, please.")
                     % {"low": MIN_YEAR, "high": MAX_YEAR},
                 )
+        follow_the_game(self, data)
         return data
+
+
+# Go's own fields and time controls; the form hides them for chess and Reversi.
+GO_ONLY_DEFAULTS = {"board_size": 19, "komi": None, "handicap_rule": "", "overtime_moves": 1}
+GO_OVERTIMES = (Tournament.Overtime.BYOYOMI, Tournament.Overtime.CANADIAN)
+
+
+def follow_the_game(form: forms.ModelForm, data: dict[str, Any]) -> None:
+    """Chess and Reversi have no board size, komi or handicap rule, and no byo-yomi."""
+    if data.get("game") in (None, GameKind.GO):
+        return
+    data.update(GO_ONLY_DEFAULTS)
+    if data.get("overtime_kind") in GO_OVERTIMES:
+        form.add_error(
+            "overtime_kind",
+            _("Byo-yomi is a Go time control; choose sudden death or a Fischer increment."),
+        )
 
 
 class MemberSearchForm(forms.Form):
@@ -248,7 +272,7 @@ class ResultsUploadForm(forms.Form):
         ]
         self.fields["organiser"].queryset = clubs
         self.fields["organiser"].empty_label = None
-        self.fields["file"].widget.attrs["accept"] = ",".join(UPLOAD_EXTENSIONS) + ",.h1,.h2"
+        self.fields["file"].widget.attrs["accept"] = ",".join(UPLOAD_EXTENSIONS)
 
     def clean_file(self) -> Any:
         upload = self.cleaned_data["file"]

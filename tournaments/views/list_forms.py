@@ -16,6 +16,17 @@ from ratings.models import RatingList
 from tournaments.views.forms import ResultsUploadForm, TournamentForm
 
 
+class ListCheckboxes(forms.CheckboxSelectMultiple):
+    """Each list's box carries the game it rates, so the form shows only the fitting ones."""
+
+    def create_option(self, *args: Any, **kwargs: Any) -> dict[str, Any]:
+        option = super().create_option(*args, **kwargs)
+        instance = getattr(option["value"], "instance", None)
+        if instance is not None:
+            option["attrs"]["data-game"] = instance.game
+        return option
+
+
 class TournamentListsForm(TournamentForm):
     """The tournament's details and the rating lists its table is submitted to."""
 
@@ -23,7 +34,7 @@ class TournamentListsForm(TournamentForm):
         label=_("Rating lists"),
         queryset=RatingList.objects.none(),
         required=False,
-        widget=forms.CheckboxSelectMultiple,
+        widget=ListCheckboxes,
         help_text=_("The lists the results are submitted to; their referees approve them."),
     )
 
