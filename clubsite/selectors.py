@@ -9,7 +9,7 @@ import datetime
 from dataclasses import dataclass
 from typing import Any
 
-from clubsite.models import Club, Member
+from clubsite.models import Club, Member, Profile
 
 
 def club_get(slug: str) -> Club:
@@ -73,3 +73,8 @@ def member_changes(member: Member) -> list[MemberChange]:
         previous = record
     changes.reverse()
     return changes
+
+
+def profile_for_user(user: object) -> Profile:
+    """The user's settings; an unsaved one with the defaults when he never saved any."""
+    return Profile.objects.filter(user=user).first() or Profile(user=user)  # type: ignore[misc]

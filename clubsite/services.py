@@ -9,7 +9,7 @@ from django.core.exceptions import PermissionDenied, ValidationError
 from django.db import transaction
 from django.utils.translation import gettext as _
 
-from clubsite.models import Member
+from clubsite.models import Member, Profile
 from clubsite.ownership import may_add_to_club, may_edit_member
 
 
@@ -66,3 +66,21 @@ def member_update_identity(
     }
     member.save()
     return member
+
+
+MAIL_FLAGS = ("mail_submitted", "mail_approved", "mail_rejected", "mail_reopened", "mail_rating")
+
+
+@transaction.atomic
+def profile_update(*, user: AbstractBaseUser, language: str, **flags: bool) -> Profile:
+    """Save the language of the user's mail and which kinds of mail he wants."""
+    unknown = set(flags) - set(MAIL_FLAGS)
+    if unknown:
+        raise ValueError(f"unknown mail kinds: {sorted(unknown)}")
+    profile, _created = Profile.objects.get_or_create(user=user)
+    profile.language = language
+    for name, wanted in flags.items():
+        setattr(profile, name, bool(wanted))
+    profile.full_clean()
+    profile.save()
+    return profile

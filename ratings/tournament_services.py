@@ -19,7 +19,8 @@ from ratings.models import ListTournament, RatingList
 from ratings.services import rating_list_request_recompute
 from tournaments import manage_services
 from tournaments import services as workflow
-from tournaments.models import Tournament
+from tournaments.models import Tournament, TournamentLog
+from tournaments.notifications import event_mail_queue
 from tournaments.proposals import proposals_apply
 
 
@@ -89,6 +90,11 @@ def tournament_approve_and_rate(
             from_date=outcome.tournament.end_date,
             trigger=f"approval of tournament {tournament.pk}",
         )
+    if outcome.tournament.status == Tournament.Status.APPROVED:
+        # This step concluded the table (it was submitted before). After the recompute's
+        # request, so the mail (with the rating changes) queues after it.
+        approved = outcome.tournament.log.filter(action=TournamentLog.Action.APPROVED)
+        event_mail_queue(log=approved.latest("id"))
     return outcome.tournament
 
 

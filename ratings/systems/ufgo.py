@@ -154,9 +154,9 @@ def t5(y: Exact, board: int) -> int:
     return row[1][BOARD_COLUMN[board]]
 
 
-def advance(units: int, unit: int, num: int, den: int, low: bool) -> int:
-    """B5 step 3 ``round1(move(r, Δ, low))`` for ``r = units/unit`` and ``Δ = num/den``,
-    returned in tenths (5.5, 4.9, D12, D13).
+def _move(units: int, unit: int, num: int, den: int, low: bool) -> tuple[int, int]:
+    """``move(r, Δ, low)`` of B5 step 3 for ``r = units/unit`` and ``Δ = num/den``, as a
+    (numerator, denominator) pair, unrounded (5.5, D13).
 
     `low`: Δ is in points below 100 (the player started the round below 100).
     The part of the move on the other side of 100 converts at 1 : 10. Plain
@@ -176,7 +176,23 @@ def advance(units: int, unit: int, num: int, den: int, low: bool) -> int:
     elif not below and excess < 0:  # down across 100: what lies below counts a tenth
         value_num = BOUNDARY * BOUNDARY_RATIO * value_den + excess
         value_den *= BOUNDARY_RATIO
+    return value_num, value_den
+
+
+def advance(units: int, unit: int, num: int, den: int, low: bool) -> int:
+    """B5 step 3 ``round1(move(r, Δ, low))`` for ``r = units/unit`` and ``Δ = num/den``,
+    returned in tenths (5.5, 4.9, D12, D13): a player's only game of a round."""
+    value_num, value_den = _move(units, unit, num, den, low)
     return (20 * value_num + value_den) // (2 * value_den)  # round1, in tenths
+
+
+def move(rating: Fraction, delta: Fraction, low: bool) -> Fraction:
+    """``move(rating, delta, low)`` on Fractions, unrounded (B5 step 3, 5.5, D13): the
+    running value of a player with several games in one round (D4)."""
+    value_num, value_den = _move(
+        rating.numerator, rating.denominator, delta.numerator, delta.denominator, low
+    )
+    return Fraction(value_num, value_den)
 
 
 def step(rating: Fraction, delta: Fraction, low: bool) -> Fraction:
@@ -392,24 +408,45 @@ def calculate(
     """One calculation of the whole event from `starts` (B5).
 
     Every coefficient of a round comes from the round-start ratings (D3, D5);
-    the changes are applied game by game in input order, white then black,
-    each rounded to 0.1 after the 100-boundary conversion (D4, D12, D13).
+    the changes are applied game by game in input order, white then black, after
+    the 100-boundary conversion (D13). The IK is rounded to 0.1 once per round
+    (4.9, D12): for a player with several games in the round (D4) the running
+    value stays unrounded until his last one.
     """
     unit = math.lcm(10, *(start.denominator for start in starts))
     tenth = unit // 10
     players = [_Player(start, unit, rules) for start in starts]
     for round_number, pairings in rounds:
         at_start = [p.units for p in players]
+        several = _players_with_several_games(pairings)
+        running: dict[int, Fraction] = {}  # D4: unrounded value of a player of `several`
         for white, black, white_s2 in pairings:
             for me, opponent, s2 in ((white, black, white_s2), (black, white, 2 - white_s2)):
                 state = players[me]
                 x = at_start[me]
                 num, den, expected = _game_change(rules, state, x, at_start[opponent], unit, s2)
-                old = state.units
+                shown = state.units  # what his previous game of the round reported
                 low = x < BOUNDARY * unit
-                state.units = advance(old, unit, num, den, low) * tenth
-                state.games.append((round_number, opponent, s2, expected, state.units - old))
+                if me in several:
+                    value = move(running.get(me, Fraction(shown, unit)), Fraction(num, den), low)
+                    running[me] = value
+                    state.units = round_integer(10 * value) * tenth
+                else:
+                    state.units = advance(shown, unit, num, den, low) * tenth
+                state.games.append((round_number, opponent, s2, expected, state.units - shown))
     return Calculation(rules, tuple(starts), unit, tuple(players))
+
+
+def _players_with_several_games(pairings: Sequence[Pairing]) -> frozenset[int]:
+    """The players who play more than one game in this round (D4); usually none."""
+    seen: set[int] = set()
+    several: set[int] = set()
+    for white, black, _ in pairings:
+        for p in (white, black):
+            if p in seen:
+                several.add(p)
+            seen.add(p)
+    return frozenset(several)
 
 
 # --- Anomalies and recalculation (B6) ------------------------------------------------------
@@ -424,24 +461,25 @@ class Anomaly:
 
 def find_anomalies(calc: Calculation) -> list[Anomaly]:
     """Players whose result in `calc` is anomalous, with their new start (4.4-4.6, 5.4,
-    D14, D15): RA only for a start of 100 or more (strictly greater gain), the extra
-    points rule only for a start below 100."""
+    D14, D15): RA for every player with games (a strictly greater gain), the extra
+    points rule for a start below 100; when both fire, 5.4 sets the new start."""
     found = []
     unit = calc.unit
     for p, state in enumerate(calc.players):
         if not state.games:
             continue
         start_units, after_units = calc.start_units(p), calc.after_units(p)
-        if start_units >= BOUNDARY * unit:
-            if after_units <= start_units:
-                continue  # RA is never negative: only a gain can exceed it
-            gain, limit = Fraction(after_units - start_units, unit), calc.anomaly_limit(p)
-            if gain > limit:
-                reason = f"gain {_show(gain)} > RA {_show(limit)}"
-                found.append(Anomaly(p, reason, calc.after(p)))
-        elif state.extra_halves >= 2 * EXTRA_POINTS_LIMIT[calc.rules.board]:
+        below_start = start_units < BOUNDARY * unit
+        if below_start and state.extra_halves >= 2 * EXTRA_POINTS_LIMIT[calc.rules.board]:
             reason = f"{_show(calc.extra_points(p))} additional points (5.4)"
             found.append(Anomaly(p, reason, max(Fraction(BOUNDARY), calc.after(p))))
+            continue
+        if after_units <= start_units:
+            continue  # RA is never negative: only a gain can exceed it
+        gain, limit = Fraction(after_units - start_units, unit), calc.anomaly_limit(p)
+        if gain > limit:
+            reason = f"gain {_show(gain)} > RA {_show(limit)}"
+            found.append(Anomaly(p, reason, calc.after(p)))
     return found
 
 

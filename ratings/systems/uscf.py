@@ -135,7 +135,18 @@ def rating_after_game(old: Rating, d: int, params: _Params) -> int:
     new: Rating = old + d
     if params.crossing:
         new = crossing_adjustment(old, new)
-    return max(round_half_away(new), params.floor)
+    return max(round_half_away(new), floor_for(old, params.floor))
+
+
+def floor_for(old: Rating, floor: int) -> int:
+    """The least rating a game may leave: ``min(Ro, floor)`` (U8). The floor never lifts
+    a rating, so one that arrives below it (imported) only never falls further.
+
+    An imported non-integer rating below the floor is taken down to a whole number:
+    ratings are integers after every game (U7), and rounding it up would let a loss
+    raise it (90.5 that loses becomes 90, not 91).
+    """
+    return floor if old >= floor else math.floor(old)
 
 
 # --- Driver -------------------------------------------------------------------

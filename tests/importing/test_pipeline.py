@@ -12,10 +12,14 @@ the tournament with it. No public command seeds a starting rating, so:
   every example the commands can express: all players newcomers, or ORR players
   who bring a rating (the JSON `rating` is kept as the rating the player declared,
   and ORR's D22 enters a newcomer with it).
-* `test_example_with_seeded_prior_ratings` runs every example: after the import it
+* `test_example_with_seeded_prior_ratings` runs every example the application can
+  hold (not one where a player plays twice in a round, see below): after the import it
   writes each rated player's prior standing as one history row of an earlier,
   unlinked "seed" tournament (what a previous approved tournament would have left),
   then approves through the command. This is the only step not done by a command.
+* An example where a player plays twice in one round (ufgo-12, ufgo.md D4) is the
+  engine's alone: the application keeps one seat per player per round (RoundSeat), so
+  `test_example_with_a_batch_round_is_refused_by_the_import` checks the clear refusal.
 """
 
 from __future__ import annotations
@@ -41,17 +45,32 @@ def _input(path: Path) -> dict:
     return json.loads(path.read_text())["input"]
 
 
+# Issue 20: a declared rating starts a newcomer only where the spec lets the application
+# give a start (UFGO D2, ORR D22); EGF, USCF and Rivne start him by their own rules.
+DECLARED_START_SYSTEMS = {"ufgo", "orr"}
+
+
 def _commands_can_say_it(path: Path) -> bool:
-    """True when no player carries state beyond a starting rating: a JSON `rating` is kept
-    as the rating the player declared, and a newcomer to the list starts from it."""
+    """True when no player carries state beyond a starting rating the list takes: a JSON
+    `rating` is kept as the rating the player declared, and a newcomer to a UFGO or ORR
+    list starts from it."""
     data = _input(path)
     return all(
-        player.get("history") is None and player.get("best_grade") is None
+        player.get("history") is None
+        and player.get("best_grade") is None
+        and (player.get("rating") is None or data["system"] in DECLARED_START_SYSTEMS)
         for player in data["players"]
     )
 
 
-COMMANDS_ONLY = [p for p in EXAMPLE_PATHS if _commands_can_say_it(p)]
+def _plays_twice_in_a_round(path: Path) -> bool:
+    seats = [(g["round"], g[side]) for g in _input(path)["games"] for side in ("white", "black")]
+    return len(seats) != len(set(seats))
+
+
+BATCH_ROUNDS = [p for p in EXAMPLE_PATHS if _plays_twice_in_a_round(p)]
+HELD = [p for p in EXAMPLE_PATHS if p not in BATCH_ROUNDS]
+COMMANDS_ONLY = [p for p in HELD if _commands_can_say_it(p)]
 
 
 def _call(*args) -> str:
@@ -83,6 +102,10 @@ def _check(data: dict, expected: dict, exported: dict[str, dict]) -> None:
     ratings_in = {p["id"]: p.get("rating") for p in data["players"]}
     for player in expected["players"]:
         wanted = player["after"] if player["rated"] else ratings_in[player["id"]]
+        if player["id"] not in exported:
+            # Issue 20 / orr.md D15: a zero-score debut is not stored, so not listed.
+            assert data["system"] == "orr" and wanted is None, player["id"]
+            continue
         got = exported[player["id"]]["rating"]
         if wanted is None:
             assert got is None, player["id"]
@@ -136,14 +159,35 @@ def test_example_through_the_commands_only(path, tmp_path):
 
 
 @pytest.mark.django_db(transaction=True)
-@pytest.mark.parametrize("path", EXAMPLE_PATHS, ids=[p.stem for p in EXAMPLE_PATHS])
+@pytest.mark.parametrize("path", HELD, ids=[p.stem for p in HELD])
 def test_example_with_seeded_prior_ratings(path, tmp_path):
     data, expected, tournament_id = _import(path, tmp_path)
     _seed(data, tournament_id)
     _check(data, expected, _approve_and_export(tournament_id))
 
 
+@pytest.mark.django_db
+@pytest.mark.parametrize("path", BATCH_ROUNDS, ids=[p.stem for p in BATCH_ROUNDS])
+def test_example_with_a_batch_round_is_refused_by_the_import(path, tmp_path):
+    from django.core.management.base import CommandError
+
+    data = _input(path)
+    _call("create_rating_list", "demo", "--system", data["system"])
+    file = tmp_path / path.name
+    file.write_text(json.dumps(data))
+    with pytest.raises(CommandError) as caught:
+        _call("import_tournament", str(file), "--list", "demo", "--format", "json")
+    assert "already plays in round" in str(caught.value)
+    assert not Tournament.objects.exists()
+
+
+def test_examples_with_a_batch_round_are_found():
+    assert [p.stem for p in BATCH_ROUNDS] == ["ufgo-12-two-games-one-round"]
+
+
 def test_commands_only_examples_are_found():
+    # Issue 20: EGF, Rivne and USCF examples all give prior ratings, which only the
+    # seeded test below can express now; every example still runs there.
     names = {p.stem.split("-")[0] for p in COMMANDS_ONLY}
-    assert names == {"egf", "ufgo", "rivne", "orr", "uscf"}
-    assert len(COMMANDS_ONLY) >= 25
+    assert names == DECLARED_START_SYSTEMS
+    assert len(COMMANDS_ONLY) >= 15

@@ -7,7 +7,7 @@ import random
 
 import pytest
 
-from ratings.models import RatingEntry, RatingHistory
+from ratings.models import Baseline, BaselineRow, RatingEntry, RatingHistory
 from ratings.systems import rate_json
 from ratings.tournament_services import tournament_approve_and_rate as tournament_approve
 from ratings.tournament_services import tournament_reopen_and_unrate as tournament_reopen
@@ -92,6 +92,90 @@ def test_shuffled_approvals_equal_chronological_replay(
     }
     assert by_list["shuffled"] == by_list["ordered"]
     assert [e[1:] for e in entries_snapshot(shuffled)] == [e[1:] for e in entries_snapshot(ordered)]
+
+
+def _approve_shuffled_and_replay_in_order(rng, system, tournaments, shuffled, ordered):
+    """Approve into `shuffled` in a random order, rebuild `ordered` strictly by date."""
+    from ratings.models import ListTournament
+    from ratings.services import rating_list_recompute
+
+    referee = staff_user()
+    for tournament in tournaments:
+        submitted(tournament, shuffled, ordered)
+    approval_order = tournaments[:]
+    rng.shuffle(approval_order)
+    for tournament in approval_order:
+        tournament_approve(tournament=tournament, by=referee)
+    ordered.tournaments.clear()
+    for tournament in tournaments:
+        ListTournament.objects.create(rating_list=ordered, tournament=tournament)
+        rating_list_recompute(
+            rating_list_id=ordered.pk, trigger="test", from_date=tournament.end_date
+        )
+
+
+@pytest.mark.parametrize("system", ["ufgo", "uscf"])
+@pytest.mark.parametrize("seed", [1, 2])
+def test_shuffled_approvals_equal_chronological_replay_below_100(
+    system, seed, django_capture_on_commit_callbacks
+):
+    """Issue 19's rules in the pipeline: players who start below 100. ufgo: a results
+    file's declared rating starts a newcomer (D2), and RA applies to him too (D14); uscf:
+    a declared rating no longer starts a newcomer (issue 20, finding 8), so both lists
+    start from a baseline at 85-99, and the floor never lifts a rating (U8). The checks at
+    the end make sure the new rules really fired."""
+    rng = random.Random(seed)
+    club = ClubFactory()
+    players = members(rng, club, 14)
+    shuffled = RatingListFactory(
+        system=system, game=SYSTEM_GAMES[system], slug=f"shuffled-{system}"
+    )
+    ordered = RatingListFactory(system=system, game=SYSTEM_GAMES[system], slug=f"ordered-{system}")
+    start = dt.date(2023, 1, 7)
+    if system == "uscf":
+        starts = {member.pk: rng.randint(85, 99) for member in players}
+        for rating_list in (shuffled, ordered):
+            baseline = Baseline.objects.create(
+                rating_list=rating_list, date=start - dt.timedelta(days=1), source="csv"
+            )
+            for member in players:
+                BaselineRow.objects.create(
+                    baseline=baseline, member=member, rating=starts[member.pk]
+                )
+    tournaments = []
+    for i in range(6):
+        tournament = tournament_with_games(
+            rng,
+            club=club,
+            players=players,
+            system=system,
+            day=start + dt.timedelta(days=30 * i),
+            rounds=1 if i == 0 else 3,
+            draws=True,
+        )
+        for participant in tournament.participants.all():
+            participant.rating_declared = 99 if i == 0 else rng.randint(85, 99)
+            participant.save(update_fields=["rating_declared"])
+        tournaments.append(tournament)
+    with django_capture_on_commit_callbacks(execute=True):
+        _approve_shuffled_and_replay_in_order(rng, system, tournaments, shuffled, ordered)
+    shuffled_history = history_snapshot(shuffled)
+    assert [r[:1] + r[2:] for r in shuffled_history] == [
+        r[:1] + r[2:] for r in history_snapshot(ordered)
+    ]
+    assert [e[1:] for e in entries_snapshot(shuffled)] == [e[1:] for e in entries_snapshot(ordered)]
+    first = RatingHistory.objects.filter(rating_list=shuffled, tournament=tournaments[0])
+    assert first.count() > 0
+    if system == "ufgo":
+        # The first event (one round) has only newcomers, starting from their declared 99.
+        assert all(row.rating_in is None for row in first)
+        # Everybody starts the one round below 100, so no Table 5 points and 5.4 cannot
+        # fire: an anomaly there is RA's (D14; a 99 who wins goes to 140, 41 > RA 27).
+        assert any(row.anomalous for row in first)
+    else:
+        assert all(row.before < 100 for row in first)
+        # Before the revision every rated rating below 100 was lifted to 100 (U8).
+        assert any(row.after < 100 for row in first)
 
 
 def test_egf_chain_matches_the_engine_called_directly(django_capture_on_commit_callbacks):

@@ -182,6 +182,34 @@ def test_floor_and_max_drop_order() -> None:
     assert result["s"]["change"] == -50.0
 
 
+def test_cut_and_floor_are_noted_one_line_each_cap_first() -> None:
+    # egf.md §7 (revised): "<id>: weighted change <sum> cut to -<max_drop> (max_drop)" and
+    # "<id>: <before + change> raised to <floor> (floor)", in player order, cap first.
+    players = [{"id": "s", "rating": 150, "grade": "20k"}] + [
+        {"id": f"w{i}", "rating": 100, "grade": "20k"} for i in range(4)
+    ]
+    games = [(i + 1, "s", f"w{i}", "black", 0) for i in range(4)]
+    assert rate_json(event(players, games))["notes"] == [
+        "s: weighted change -250.488 cut to -100 (max_drop)",
+        "s: 50.000 raised to 100 (floor)",
+    ]
+    # Both sides of the cut: 1500 loses three to 800s, a weighted -137.874.
+    players = [{"id": "s", "rating": 1500, "grade": "6k"}] + [
+        {"id": f"w{i}", "rating": 800, "grade": "13k"} for i in range(3)
+    ]
+    games = [(i + 1, "s", f"w{i}", "black", 0) for i in range(3)]
+    cut = rate_json(event(players, games))
+    assert cut["notes"] == ["s: weighted change -137.874 cut to -100 (max_drop)"]
+    assert by_id(cut)["s"]["after"] == 1400.0
+    uncut = rate_json(event(players, games, params={"max_drop": 137.875}))
+    assert uncut["notes"] == [] and by_id(uncut)["s"]["after"] == 1362.126
+    # Both sides of the floor: 100 who loses is raised back (noted), his winner is not.
+    floor = [{"id": "f", "rating": 100, "grade": "20k"}, {"id": "g", "rating": 100, "grade": "20k"}]
+    result = rate_json(event(floor, [(1, "f", "g", "black", 0)]))
+    # SE 0.5 - 0.016 / 2 = 0.492; 100 + 116 * (0 - 0.492) = 42.928.
+    assert result["notes"] == ["f: 42.928 raised to 100 (floor)"]
+
+
 def test_player_at_floor_who_loses_stays_at_floor() -> None:
     players = [
         {"id": "f", "rating": 100, "grade": "20k"},

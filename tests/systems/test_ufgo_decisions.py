@@ -134,9 +134,34 @@ def test_d4_batch_games_use_round_start_ratings_and_consume_k3_in_order() -> Non
 
 def test_d4_batch_crossing_100_upwards_then_again() -> None:
     # 96 wins twice below 100 in one round: 96+5 -> 110, then 5 low points x 10 -> 160.
-    out = rate([("A", 96), ("B", 50), ("C", 60)], [(1, "A", "B", "white"), (1, "A", "C", "white")])
-    assert out["A"]["after"] == 160
-    assert changes(out["A"]) == [14, 50]
+    players = [("A", 96), ("B", 50), ("C", 60)]
+    games: list[Row] = [(1, "A", "B", "white"), (1, "A", "C", "white")]
+    first = rate(players, games, params={"max_recalculations": 0})
+    assert changes(first["A"]) == [14, 50]
+    # Since D14's revision the gain 64 > RA 54 (0.45 * 120) is anomalous: recalculated
+    # from 160, Table 4 (100-199) gives 20 + 20 twice -> 240 (RA 94, normal).
+    out = rate(players, games)
+    assert out[""]["notes"] == ["recalculation 1: A anomalous (gain 64 > RA 54); start 96 -> 160"]
+    assert out["A"]["after"] == 240 and changes(out["A"]) == [40, 40]
+
+
+def test_d4_d12_several_games_in_a_round_are_rounded_once_after_the_last() -> None:
+    # 9x9, all at 1000, official: each draw is (50 * 0 + 10) / 3 = 3.333... from the
+    # round-start ratings. In one round A runs 1003.333 -> 1006.667, rounded once: 1006.7,
+    # reported as 3.3 then 3.4 (rounding each game would give 1003.3 + 3.3 = 1006.6).
+    players = [("A", 1000), ("B", 1000), ("C", 1000)]
+    one_round: list[Row] = [(1, "A", "B", "draw"), (1, "A", "C", "draw")]
+    out = rate(players, one_round, board=9)
+    assert changes(out["A"]) == [3.3, 3.4] and out["A"]["after"] == 1007
+    rules = ufgo.make_rules({}, 9, True)
+    calc = ufgo.calculate([F(1000)] * 3, [(1, [(0, 1, 1), (0, 2, 1)])], rules)
+    assert F(calc.players[0].units, calc.unit) == F(10067, 10)
+    # The other side: one game a round is rounded after that round, as before. Round 2
+    # starts from 1003.3 against B at 1003.3 (K1 0.5): 3.333 -> 1006.6.
+    two_rounds: list[Row] = [(1, "A", "B", "draw"), (2, "A", "B", "draw")]
+    calc = ufgo.calculate([F(1000)] * 3, [(1, [(0, 1, 1)]), (2, [(0, 1, 1)])], rules)
+    assert F(calc.players[0].units, calc.unit) == F(10066, 10)
+    assert changes(rate(players, two_rounds, board=9)["A"]) == [3.3, 3.3]
 
 
 def test_d4_batch_crossing_100_downwards_then_again() -> None:
@@ -391,16 +416,40 @@ def test_d14_gain_above_ra_is_anomalous() -> None:
     assert out["Y"]["before"] == 268 and out["Y"]["after"] == 265
 
 
-def test_d14_ra_not_applied_below_100() -> None:
-    out = rate([("C", 99), ("D", 50)], [(1, "D", "C", "black")])
-    assert out["C"]["after"] == 140 and not out["C"]["anomalous"]
+def test_d14_ra_applies_to_a_player_starting_below_100() -> None:
+    # Revised: 4.5 «для каждого участника». RA = 0.45 * 60 = 27 for one game.
+    # 97 beats 50: 102 below 100 -> 100 + 2 * 10 = 120, gain 23 <= 27: normal.
+    out = rate([("C", 97), ("D", 50)], [(1, "D", "C", "black")])
+    assert out["C"]["after"] == 120 and not out["C"]["anomalous"] and out[""]["notes"] == []
+    # 98 beats 50: 103 -> 130, gain 32 > 27: anomalous (before the revision: 130, unflagged);
+    # from 130 Table 4 (100-199) gives 20 + 20 -> 170 (RA 47).
+    out = rate([("C", 98), ("D", 50)], [(1, "D", "C", "black")])
+    assert out[""]["notes"] == ["recalculation 1: C anomalous (gain 32 > RA 27); start 98 -> 130"]
+    assert out["C"]["anomalous"] and out["C"]["before"] == 130 and out["C"]["after"] == 170
+    assert out["D"]["after"] == 51 and not out["D"]["anomalous"]
+
+
+def test_d14_the_issue_case_95_beating_50_1000_1200() -> None:
+    # 95 + 5 (5.1 vs 50) -> exactly 100; then formula (1) with K1 0 twice: 60 + 20 -> 180,
+    # -> 260. Unflagged before the revision; now gain 165 > RA 0.45 * 180 + 40 = 121, and
+    # seven recalculations later (start 1034) he ends at 1111, as the issue says.
+    players = [("P", 95), ("a", 50), ("b", 1000), ("c", 1200)]
+    games: list[Row] = [(1, "P", "a", "white"), (2, "P", "b", "white"), (3, "P", "c", "white")]
+    first = rate(players, games, params={"max_recalculations": 0})
+    assert first["P"]["after"] == 260
+    out = rate(players, games)
+    assert out[""]["notes"][0] == (
+        "recalculation 1: P anomalous (gain 165 > RA 121); start 95 -> 260"
+    )
+    assert out["P"]["anomalous"] and out["P"]["before"] == 1034 and out["P"]["after"] == 1111
 
 
 # --- D15 rule 5.4 ---------------------------------------------------------------------------
 
 
 def test_d15_new_start_is_the_result_when_above_100() -> None:
-    # 80 beats two 450s: 80 + 12 = 92, + 12 = 104 -> 140; 14 extra points >= 9.
+    # 80 beats two 450s: 80 + 12 = 92, + 12 = 104 -> 140; 14 extra points >= 9. The RA
+    # rule fires too (gain 60 > 0.45 * 120 = 54, D14): 5.4 names the reason and the start.
     games: list[Row] = [(1, "Q1", "P", "black"), (2, "Q2", "P", "black")]
     out = rate([("P", 80), ("Q1", 450), ("Q2", 450)], games)
     assert out[""]["notes"][0] == (

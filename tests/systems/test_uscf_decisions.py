@@ -267,10 +267,25 @@ def test_u8_floor_stops_a_loss() -> None:
     assert [g.change for g in player(out, "f").games] == [-10]
 
 
-def test_u8_rating_below_floor_is_lifted_even_by_a_loss() -> None:
-    out = rate({"a": 50, "b": 60}, [(1, "a", "b", "black")])
-    assert after(out, "a") == 100
-    assert player(out, "a").change == 50
+def test_u8_the_floor_never_lifts_a_rating() -> None:
+    # Revised: R = max(round(Ra), min(Ro, 100)). Before, a 50 who lost went to 100.
+    out = rate(
+        {"a": 50, "b": 60, "c": 90, "d": 90}, [(1, "a", "b", "black"), (1, "c", "d", "white")]
+    )
+    assert after(out, "a") == 50 and player(out, "a").change == 0
+    assert [g.change for g in player(out, "a").games] == [0]
+    assert after(out, "c") == 106 and after(out, "d") == 90  # equal ratings: +16; the loser stays
+    # Both sides of the floor: from 101 and 100 a loss stops at 100, from 99 it stays at 99.
+    out = rate({"x": 101, "y": 100, "z": 99, "w": 1000}, [(1, "w", p, "white") for p in "xyz"])
+    assert [after(out, p) for p in "xyz"] == [100, 100, 99]
+    # A win from below the floor moves as usual: 99 beats 1000 -> 99 + 32 = 131.
+    assert after(rate({"z": 99, "w": 1000}, [(1, "z", "w", "white")]), "z") == 131
+
+
+def test_u8_a_non_integer_rating_below_the_floor_is_taken_down_by_a_loss() -> None:
+    # Ratings are whole after each game (U7) and a loss never raises one: 90.5 -> 90, not 91.
+    out = rate({"a": 90.5, "b": 1000}, [(1, "b", "a", "white")])
+    assert after(out, "a") == 90 and player(out, "a").change == -0.5
 
 
 def test_u8_floor_is_a_parameter() -> None:

@@ -73,13 +73,25 @@ def rating_path(result: PlayerOutput) -> list[tuple[float, float, float]]:
 
 @PROPERTY_SETTINGS
 @given(events())
-def test_rating_never_goes_below_100(event: EventInput) -> None:
+def test_rating_never_goes_below_100_nor_below_where_it_arrived(event: EventInput) -> None:
+    """U8 (revised): a rating at or above 100 never falls below 100; one that arrives
+    below 100 never falls further (a non-integer one only to its whole part, U7)."""
     out = uscf.rate(event)
     for result in out.players:
-        for _, _, after in rating_path(result):
-            assert after >= 100
-        if result.games:
+        for before, _, after in rating_path(result):
+            assert after >= (100 if before >= 100 else math.floor(before))
+        if result.games and result.before is not None and result.before >= 100:
             assert result.after is not None and result.after >= 100
+
+
+@PROPERTY_SETTINGS
+@given(events())
+def test_a_loss_never_raises_any_rating(event: EventInput) -> None:
+    """U8 (revised): the floor never lifts a rating, below 100 either."""
+    for result in uscf.rate(event).players:
+        for before, score, after in rating_path(result):
+            if score == 0:
+                assert after <= before
 
 
 @PROPERTY_SETTINGS

@@ -51,12 +51,14 @@ def _pages(s: Setup) -> list[tuple[str, str, set[str]]]:
          reverse("manage_member_identity", args=[d, s.players[1].pk]), CLUB_ADMINS),
         ("member_history", reverse("member_history", args=[s.players[1].pk]), MEMBER_CLUB),
         ("member_merge", reverse("member_merge", args=[s.players[1].pk]), REFEREES),
+        ("list_baseline", reverse("list_baseline", args=[s.rating_list.slug]), REFEREES),
     ]  # fmt: skip
 
 
 def test_the_matrix_covers_every_page_for_every_role(setup):  # noqa: F811
-    """The figure issue 14 asks for: view × role cases (13 pages × 6 roles)."""
-    assert len(_pages(setup)) * len(ROLES) == 78
+    """The figure issue 14 asks for: view × role cases (13 pages × 6 roles), and issue 15's
+    baseline page since."""
+    assert len(_pages(setup)) * len(ROLES) == 84
 
 
 def _expected(role: str, allowed: set[str]) -> int:

@@ -7,8 +7,8 @@ from __future__ import annotations
 
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
-from django_tables2 import RequestConfig
 
+from clubsite.views.paging import configure_table
 from tournaments import selectors
 from tournaments.views.filters import TournamentFilter
 from tournaments.views.tables import TournamentTable
@@ -17,7 +17,7 @@ from tournaments.views.tables import TournamentTable
 def tournament_list(request: HttpRequest) -> HttpResponse:
     filterset = TournamentFilter(request.GET, queryset=selectors.tournament_public_list())
     table = TournamentTable(filterset.qs)
-    RequestConfig(request, paginate={"per_page": 50}).configure(table)
+    configure_table(request, table, per_page=50)
     return render(
         request,
         "tournaments/tournament_list.html",

@@ -16,9 +16,11 @@ from ratings.crosstable import crosstable_with_ratings
 from ratings.list_approval import undecided_for
 from ratings.services import rating_impact_preview
 from ratings.tournament_services import tournament_approve_and_rate, tournament_reject_for_lists
+from tournaments.conversation import conversation
 from tournaments.models import Tournament
 from tournaments.permissions import can_view, is_referee
 from tournaments.proposals import proposals_for_review
+from tournaments.submission_diff import submission_diff
 from tournaments.views.forms import DecisionCommentForm
 
 NAV = {"nav_active": "referee"}
@@ -72,6 +74,8 @@ def referee_review(request: HttpRequest, pk: int) -> HttpResponse:
             "form": DecisionCommentForm(),
             "submitted": submitted,
             "my_lists": [link.rating_list for link in mine],
+            "conversation": conversation(tournament),
+            "diff": submission_diff(tournament) if submitted else None,
             **NAV,
         },
     )

@@ -15,8 +15,8 @@ def decisions_from_status(apps, schema_editor):
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('clubsite', '0004_member_history'),
-        ('ratings', '0002_replay_indexes'),
+        ('clubsite', '0006_member_history'),
+        ('ratings', '0004_baseline'),
         migrations.swappable_dependency(settings.AUTH_USER_MODEL),
     ]
 

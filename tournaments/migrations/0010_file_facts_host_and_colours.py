@@ -7,8 +7,8 @@ from django.db import migrations, models
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('clubsite', '0004_member_history'),
-        ('tournaments', '0005_member_proposals'),
+        ('clubsite', '0006_member_history'),
+        ('tournaments', '0009_member_proposals'),
     ]
 
     operations = [

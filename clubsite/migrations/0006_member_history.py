@@ -10,7 +10,7 @@ from django.db import migrations, models
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('clubsite', '0003_file_fields'),
+        ('clubsite', '0005_profile'),
         migrations.swappable_dependency(settings.AUTH_USER_MODEL),
     ]
 

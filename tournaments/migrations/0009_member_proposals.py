@@ -8,8 +8,8 @@ from django.db import migrations, models
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('clubsite', '0004_member_history'),
-        ('tournaments', '0004_file_fields'),
+        ('clubsite', '0006_member_history'),
+        ('tournaments', '0008_log_actions'),
         migrations.swappable_dependency(settings.AUTH_USER_MODEL),
     ]
 
