@@ -88,5 +88,8 @@ def tournament_reopen_and_unrate(
     )
     tournament = workflow.tournament_reopen(tournament=tournament, by=by, comment=comment)
     if was_approved:
+        # Not rated any more: the recompute's cone (ratings/cone.py) finds changed tables
+        # by this, even when the table is approved again before the list recomputes.
+        ListTournament.objects.filter(tournament=tournament).update(rated_at=None)
         _request_recompute(tournament, trigger=f"reopening of tournament {tournament.pk}")
     return tournament
