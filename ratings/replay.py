@@ -13,6 +13,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
+from django.core.exceptions import EmptyResultSet
 from django.db import connection
 from django.db.models import Count, Max, Sum
 
@@ -193,7 +194,10 @@ def _raw_rows(queryset: Any) -> Iterable[tuple[Any, ...]]:
     """A `values_list` query's rows as the driver returns them, in batches: a million games
     through Django's per-row converters cost more than reading them. Only for columns
     whose database value is the Python one (ids, numbers, text; a grade as its rank)."""
-    sql, params = queryset.query.sql_with_params()
+    try:
+        sql, params = queryset.query.sql_with_params()
+    except EmptyResultSet:  # an empty `__in`: nothing to read
+        return
     with connection.cursor() as cursor:
         cursor.execute(sql, params)
         while batch := cursor.fetchmany(50000):
