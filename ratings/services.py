@@ -178,11 +178,14 @@ def rating_list_recompute(
 
 
 def _tidy_tables(rows_swapped: int) -> None:
-    """After a big swap, reclaim the replaced rows and refresh the planner's statistics.
+    """After a big swap, refresh the planner's statistics, and reclaim dead rows once they
+    are a good part of a table.
 
     A recompute may rewrite many history rows; without this, dead rows pile up
     (autovacuum may be slow, or off) and stale statistics turn the next replay's index
-    probes into table scans. Runs after the commit: VACUUM cannot run in a transaction.
+    probes into table scans. A VACUUM reads the whole table, so it waits until a fifth of
+    it is dead (a retroactive insert rewrites about a year's rows; a full recompute of an
+    unchanged list none). Runs after the commit: VACUUM cannot run in a transaction.
     """
     if (
         connection.vendor != "postgresql"
@@ -191,7 +194,12 @@ def _tidy_tables(rows_swapped: int) -> None:
     ):
         return
     with connection.cursor() as cursor:
-        cursor.execute("VACUUM (ANALYZE) ratings_ratinghistory, ratings_ratingentry")
+        cursor.execute(
+            "SELECT relname, n_dead_tup > 0.2 * GREATEST(n_live_tup, 1) FROM pg_stat_user_tables "
+            "WHERE relname IN ('ratings_ratinghistory', 'ratings_ratingentry')"
+        )
+        for table, bloated in cursor.fetchall():
+            cursor.execute(f"{'VACUUM (ANALYZE)' if bloated else 'ANALYZE'} {table}")
 
 
 def _finish(run: RecomputeRun, started: float, *, outcome: str, error: str = "") -> None:
