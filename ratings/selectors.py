@@ -8,8 +8,8 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from django.core.cache import cache
-from django.db.models import Count, F, Q, QuerySet, Window
-from django.db.models.functions import Rank
+from django.db.models import Count, F, IntegerField, OuterRef, Q, QuerySet, Subquery, Window
+from django.db.models.functions import Coalesce, Rank
 from django.utils.translation import gettext
 
 from clubsite.models import Club, Member
@@ -19,9 +19,17 @@ from tournaments.models import Game, Tournament
 
 
 def rating_list_all() -> QuerySet[RatingList]:
-    """Every list with how many players are rated in it."""
+    """Every list with how many players are rated in it (a count per list on the entries'
+    (list, rating) index, not a join of every entry grouped by list)."""
+    rated = (
+        RatingEntry.objects.filter(rating_list=OuterRef("pk"), rating__isnull=False)
+        .order_by()
+        .values("rating_list")
+        .annotate(n=Count("*"))
+        .values("n")
+    )
     return RatingList.objects.select_related("owner_club").annotate(
-        players=Count("entries", filter=Q(entries__rating__isnull=False))
+        players=Coalesce(Subquery(rated, output_field=IntegerField()), 0)
     )
 
 
