@@ -73,6 +73,9 @@ def tournament_approve_and_rate(
     """Approve the table and queue the recompute of every list it counts for, after the
     commit (a failed approval queues nothing)."""
     tournament = workflow.tournament_approve(tournament=tournament, by=by, comment=comment)
+    # Rated again by the coming recompute, as it stands now: the recompute's cone
+    # (ratings/cone.py) starts from the tables whose `rated_at` is empty.
+    ListTournament.objects.filter(tournament=tournament).update(rated_at=None)
     _request_recompute(tournament, trigger=f"approval of tournament {tournament.pk}")
     return tournament
 
