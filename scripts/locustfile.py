@@ -47,7 +47,9 @@ class Browser(HttpUser):
 
     @task(2)
     def tournaments(self) -> None:
-        self.client.get("/tournaments/", params={"page": random.randint(1, 50)}, name="/tournaments/")
+        self.client.get(
+            "/tournaments/", params={"page": random.randint(1, 50)}, name="/tournaments/"
+        )
 
     @task(2)
     def tournament(self) -> None:
