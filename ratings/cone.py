@@ -9,7 +9,7 @@ late starts from his stored state just before his first tournament in it.
 
 What changed is read from the data, not remembered: an approved tournament of the list
 the last run did not rate (`rated_at` empty: new, re-approved after a reopening, or not
-rated at all) and a tournament with stored rows that is no longer approved in the list.
+rated at all; or approved after that run read the data) and a tournament with stored rows that is no longer approved in the list.
 A recompute forced from a date (rules or parameters changed) replays everything instead.
 """
 
@@ -41,11 +41,16 @@ def cone_replay(rating_list: RatingList, from_date: dt.date) -> ReplayOutcome | 
     when this list's cone cannot be drawn (the caller then replays everything)."""
     if _publications(rating_list):
         return None  # published grades reach players between tournaments: not modelled here
-    links = list(
-        ListTournament.objects.filter(
+    links = [
+        (
+            t,
+            rated_at if decided_at is None or rated_at is None or decided_at <= rated_at else None,
+            status,
+        )
+        for t, rated_at, decided_at, status in ListTournament.objects.filter(
             rating_list=rating_list, tournament__end_date__gte=from_date
-        ).values_list("tournament_id", "rated_at", "tournament__status")
-    )
+        ).values_list("tournament_id", "rated_at", "tournament__decided_at", "tournament__status")
+    ]  # a table decided after the run that rated it read the data is rated no more
     approved = {t for t, _rated_at, status in links if status == Tournament.Status.APPROVED}
     stored = set(
         RatingHistory.objects.filter(rating_list=rating_list, date__gte=from_date)

@@ -144,12 +144,15 @@ def rating_list_recompute(
                 run.delete()
                 return None
             run.from_date = rating_list.pending_from
+            # `rated_at` of what this run rates: a table approved again after this moment
+            # is newer than its rating, and the next run's cone starts from it.
+            read_at = timezone.now()
             outcome = None
             if from_date is None:  # a request: replay what its change can reach
                 outcome = cone_replay(rating_list, rating_list.pending_from)
             if outcome is None:
                 outcome = replay(rating_list, rating_list.pending_from)
-            written = _store(rating_list, outcome)
+            written = _store(rating_list, outcome, read_at=read_at)
             still_pending = not RatingList.objects.filter(
                 pk=rating_list_id, pending_version=rating_list.pending_version
             ).update(pending_from=None, state=RatingList.State.RATED, last_error="")
@@ -229,7 +232,7 @@ def _close_interrupted_runs(rating_list_id: int) -> None:
     )
 
 
-def _store(rating_list: RatingList, outcome: ReplayOutcome) -> int:
+def _store(rating_list: RatingList, outcome: ReplayOutcome, *, read_at: dt.datetime) -> int:
     """Replace the history from the replay's date on and refresh the live entries.
     Returns how many rows were written (PostgreSQL writes only the rows that changed)."""
     history_rows = (
@@ -279,8 +282,7 @@ def _store(rating_list: RatingList, outcome: ReplayOutcome) -> int:
     )
     if scope is not None:
         links = links.filter(tournament_id__in=scope)
-    now = timezone.now()
-    links.filter(tournament_id__in=outcome.rated_ids).update(rated_at=now, not_rated_reason="")
+    links.filter(tournament_id__in=outcome.rated_ids).update(rated_at=read_at, not_rated_reason="")
     for tournament_id, reason in outcome.not_rated.items():
         links.filter(tournament_id=tournament_id).update(rated_at=None, not_rated_reason=reason)
     links.exclude(tournament_id__in=outcome.rated_ids).exclude(
