@@ -1,6 +1,6 @@
 from django.contrib import admin
 
-from clubsite.models import Club, Member
+from clubsite.models import Club, FideRating, Member, Profile
 
 
 @admin.register(Club)
@@ -38,3 +38,22 @@ class MemberAdmin(admin.ModelAdmin):
     ]
     list_select_related = ["club"]
     autocomplete_fields = ["club", "user"]
+
+
+@admin.register(FideRating)
+class FideRatingAdmin(admin.ModelAdmin):
+    """A member's FIDE ratings with the day each became valid (ORR seeds newcomers by them)."""
+
+    list_display = ["member", "rating", "valid_from"]
+    search_fields = ["member__family_name", "member__given_name", "member__fide_id"]
+    autocomplete_fields = ["member"]
+    date_hierarchy = "valid_from"
+
+
+@admin.register(Profile)
+class ProfileAdmin(admin.ModelAdmin):
+    list_display = ["user", "language", "mail_submitted", "mail_approved", "mail_rating"]
+    list_filter = ["language", "mail_rating"]
+    search_fields = ["user__username", "user__email"]
+    list_select_related = ["user"]
+    autocomplete_fields = ["user"]

@@ -7,19 +7,25 @@ from typing import Any
 from django import forms
 from django.utils.translation import gettext_lazy as _
 
-from clubsite.models import GameKind, Member
+from clubsite.models import GameKind, Profile
+from clubsite.player_search import MAX_CANDIDATES, player_find
 
 
 class CalculatorForm(forms.Form):
     game = forms.ChoiceField(label=_("Game"), choices=GameKind.choices, initial=GameKind.GO)
-    a = forms.IntegerField(
-        label=_("Player A (white): player number"), required=False, min_value=1,
-        help_text=_("The number in the player's page address: 42 in /players/42/."),
+    a = forms.CharField(
+        label=_("Player A (white): name or number"), required=False, max_length=100,
+        help_text=_("Type a name (or part of it), or the number in the player's page "
+                    "address: 42 in /players/42/."),
+        widget=forms.TextInput(attrs={"type": "search", "autocomplete": "off"}),
     )  # fmt: skip
     rating_a = forms.FloatField(
         label=_("or A's rating"), required=False, min_value=-10000, max_value=10000
     )
-    b = forms.IntegerField(label=_("Player B (black): player number"), required=False, min_value=1)
+    b = forms.CharField(
+        label=_("Player B (black): name or number"), required=False, max_length=100,
+        widget=forms.TextInput(attrs={"type": "search", "autocomplete": "off"}),
+    )  # fmt: skip
     rating_b = forms.FloatField(
         label=_("or B's rating"), required=False, min_value=-10000, max_value=10000
     )
@@ -29,12 +35,25 @@ class CalculatorForm(forms.Form):
     )  # fmt: skip
 
     def _player(self, side: str) -> int | None:
-        number = self.cleaned_data.get(side)
-        if number is not None and not Member.objects.filter(pk=number).exists():
+        text = self.cleaned_data.get(side) or ""
+        if not text.strip():
+            return None
+        found = player_find(text)
+        if found.member is not None:
+            return found.member.pk
+        if found.number is not None:
             raise forms.ValidationError(
-                _("No player has the number %(n)d."), params={"n": number}, code="unknown"
+                _("No player has the number %(n)d."), params={"n": found.number}, code="unknown"
             )
-        return number
+        if not found.candidates:
+            raise forms.ValidationError(
+                _("Nobody is called %(name)s."), params={"name": text}, code="unknown"
+            )
+        names = ", ".join(f"{m.full_name} ({m.pk})" for m in found.candidates[:MAX_CANDIDATES])
+        raise forms.ValidationError(
+            _("Several players match: %(names)s. Type more of the name, or the number."),
+            params={"names": names}, code="ambiguous",
+        )  # fmt: skip
 
     def clean_a(self) -> int | None:
         return self._player("a")
@@ -65,3 +84,18 @@ class ContactForm(forms.Form):
         super().__init__(*args, **kwargs)
         if not with_phone:
             del self.fields["phone"]
+
+
+class MailSettingsForm(forms.ModelForm):
+    """The language of the user's e-mail and which kinds he gets."""
+
+    class Meta:
+        model = Profile
+        fields = [
+            "language",
+            "mail_submitted",
+            "mail_approved",
+            "mail_rejected",
+            "mail_reopened",
+            "mail_rating",
+        ]

@@ -133,3 +133,55 @@ class Member(models.Model):
     @property
     def full_name(self) -> str:
         return f"{self.given_name} {self.family_name}".strip()
+
+
+class FideRating(models.Model):
+    """A member's FIDE rating and the day it became valid (issue 20: ORR seeds a newcomer
+    with the rating valid when the tournament started, not with today's)."""
+
+    member = models.ForeignKey(Member, on_delete=models.CASCADE, related_name="fide_ratings")
+    rating = models.PositiveSmallIntegerField(_("FIDE rating"))
+    valid_from = models.DateField(_("valid from"))
+
+    class Meta:
+        ordering = ["member", "valid_from"]
+        verbose_name = _("FIDE rating")
+        verbose_name_plural = _("FIDE ratings")
+        constraints = [
+            models.UniqueConstraint(fields=["member", "valid_from"], name="fide_rating_once_a_day")
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.member}: {self.rating} from {self.valid_from}"
+
+
+class Profile(models.Model):
+    """A user's own settings: the language his mail is written in and the mail he wants.
+    Created on first save of "my profile"; a user without one gets the defaults
+    (`clubsite.selectors.profile_for_user`)."""
+
+    user = models.OneToOneField(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="profile"
+    )
+    language = models.CharField(
+        _("language of e-mail"),
+        max_length=8,
+        choices=settings.LANGUAGES,
+        blank=True,
+        help_text=_("Empty: the site's default language."),
+    )
+    mail_submitted = models.BooleanField(
+        _("a table is submitted to a list I referee"), default=True
+    )
+    mail_approved = models.BooleanField(_("my club's table is approved"), default=True)
+    mail_rejected = models.BooleanField(_("my club's table is rejected"), default=True)
+    mail_reopened = models.BooleanField(_("my club's table is reopened"), default=True)
+    # A player asks for these himself: off until he does.
+    mail_rating = models.BooleanField(_("my rating changes"), default=False)
+
+    class Meta:
+        verbose_name = _("profile")
+        verbose_name_plural = _("profiles")
+
+    def __str__(self) -> str:
+        return f"profile of {self.user}"

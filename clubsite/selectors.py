@@ -5,7 +5,7 @@ The pages that add ratings and tournaments read through `ratings.site_selectors`
 
 from __future__ import annotations
 
-from clubsite.models import Club, Member
+from clubsite.models import Club, Member, Profile
 
 
 def club_get(slug: str) -> Club:
@@ -14,3 +14,8 @@ def club_get(slug: str) -> Club:
 
 def member_for_user(user: object) -> Member | None:
     return Member.objects.filter(user=user).select_related("club").first()
+
+
+def profile_for_user(user: object) -> Profile:
+    """The user's settings; an unsaved one with the defaults when he never saved any."""
+    return Profile.objects.filter(user=user).first() or Profile(user=user)  # type: ignore[misc]

@@ -8,7 +8,7 @@ from django.core.exceptions import ValidationError
 from django.db import transaction
 from django.utils.translation import gettext as _
 
-from clubsite.models import Member
+from clubsite.models import Member, Profile
 
 
 @transaction.atomic
@@ -35,3 +35,21 @@ def account_update_contact(
             member.phone = phone
         member.full_clean(exclude=["grade"])
         member.save(update_fields=["email", "phone"])
+
+
+MAIL_FLAGS = ("mail_submitted", "mail_approved", "mail_rejected", "mail_reopened", "mail_rating")
+
+
+@transaction.atomic
+def profile_update(*, user: AbstractBaseUser, language: str, **flags: bool) -> Profile:
+    """Save the language of the user's mail and which kinds of mail he wants."""
+    unknown = set(flags) - set(MAIL_FLAGS)
+    if unknown:
+        raise ValueError(f"unknown mail kinds: {sorted(unknown)}")
+    profile, _created = Profile.objects.get_or_create(user=user)
+    profile.language = language
+    for name, wanted in flags.items():
+        setattr(profile, name, bool(wanted))
+    profile.full_clean()
+    profile.save()
+    return profile

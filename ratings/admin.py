@@ -1,6 +1,8 @@
 from django.contrib import admin
 
 from ratings.models import (
+    Baseline,
+    BaselineRow,
     ListTournament,
     PublishedEntry,
     PublishedList,
@@ -92,3 +94,25 @@ class PublishedEntryAdmin(admin.ModelAdmin):
     search_fields = ["member__family_name", "member__given_name"]
     list_select_related = ["snapshot__rating_list", "member"]
     raw_id_fields = ["member"]
+
+
+@admin.register(Baseline)
+class BaselineAdmin(admin.ModelAdmin):
+    """Import and replace through the list's page or `import_ratings` (they recompute)."""
+
+    list_display = ("rating_list", "date", "source", "filename", "created_at")
+    readonly_fields = ("rating_list", "date", "source", "filename", "created_by")
+
+    def has_add_permission(self, request):
+        return False
+
+
+@admin.register(BaselineRow)
+class BaselineRowAdmin(admin.ModelAdmin):
+    list_display = ("member", "baseline", "rating", "grade", "tournaments")
+    list_select_related = ("member", "baseline__rating_list")
+    raw_id_fields = ("member", "baseline")
+    search_fields = ("member__family_name", "member__egd_pin", "member__fide_id")
+
+    def has_add_permission(self, request):
+        return False

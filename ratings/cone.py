@@ -19,13 +19,16 @@ import datetime as dt
 from collections import defaultdict
 from typing import Any
 
+from ratings.baseline import baseline_date
 from ratings.models import ListTournament, RatingHistory, RatingList
 from ratings.replay import (
     MemberState,
     ReplayOutcome,
     _chunks,
+    _fide_history,
     _publications,
     _rank,
+    _restarts,
     last_sequence_before,
     load_games,
     rate_tournament,
@@ -41,6 +44,11 @@ def cone_replay(rating_list: RatingList, from_date: dt.date) -> ReplayOutcome | 
     when this list's cone cannot be drawn (the caller then replays everything)."""
     if _publications(rating_list):
         return None  # published grades reach players between tournaments: not modelled here
+    if _restarts(baseline_date(rating_list), from_date):
+        # A baseline on or after the date (new, replaced, or its tables changed) moves the
+        # start of every member it names, and its own tables leave them as they are: the
+        # full replay restarts them (replay.before_baseline); no cone of tables covers it.
+        return None
     links = [
         (
             t,
@@ -98,6 +106,7 @@ def cone_replay(rating_list: RatingList, from_date: dt.date) -> ReplayOutcome | 
     kept = stored - set(outcome.scope or ())
     outcome.states = _states_on_joining(rating_list, from_date, joined_at, kept)
     members = read_members(member_ids)
+    fide_history = _fide_history(member_ids) if rating_list.system == "orr" else {}
     sequence = last_sequence_before(rating_list, from_date)
     in_cone = set(replayed_ids)
     for tournament in tournaments:
@@ -115,6 +124,7 @@ def cone_replay(rating_list: RatingList, from_date: dt.date) -> ReplayOutcome | 
             professed,
             members,
             len(players[tournament.pk]),
+            fide_history=fide_history,
         ):
             sequence += 1
     return outcome
@@ -150,7 +160,7 @@ def _states_on_joining(
         t_id,
         sequence,
         after,
-        rated,
+        _rated,
         provisional,
         history,
         list_grade,
@@ -167,7 +177,9 @@ def _states_on_joining(
             state.best_grade = rank
         state.last_played = day
         state.last_sequence = sequence
-        state.rating = after if rated else None
+        # A row not rated may still carry his rating on (a UFGO player kept by 1.7), as
+        # `replay._states` reads it.
+        state.rating = after
         state.provisional = provisional
         state.history = history
         state.grade = _rank(list_grade)

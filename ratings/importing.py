@@ -13,7 +13,9 @@ from dataclasses import dataclass
 
 from django.contrib.auth.models import AbstractBaseUser
 
+from clubsite.batches import in_batches
 from clubsite.models import Club
+from ratings import rules
 from ratings.models import ListTournament, RatingEntry, RatingList
 from ratings.systems.registry import SYSTEMS
 from tournaments import importing
@@ -44,12 +46,14 @@ class RatingListTarget:
         system = SYSTEMS.get(self.rating_list.system)
         return system is not None and system.needs_grade
 
+    @property
+    def uses_declared_start(self) -> bool:
+        """UFGO D2, ORR D22: a newcomer may start from the rating his file declares."""
+        return rules.declared_start_used(self.rating_list.system)
+
     def members_listed(self, member_ids: list[int]) -> set[int]:
-        return set(
-            RatingEntry.objects.filter(
-                rating_list=self.rating_list, member_id__in=member_ids
-            ).values_list("member_id", flat=True)
-        )
+        entries = RatingEntry.objects.filter(rating_list=self.rating_list).only("member_id")
+        return {e.member_id for e in in_batches(entries, "member_id", member_ids)}
 
     def link(self, tournament: Tournament) -> None:
         ListTournament.objects.create(rating_list=self.rating_list, tournament=tournament)

@@ -111,6 +111,9 @@ class ListTournament(models.Model):
     rated_at = models.DateTimeField(null=True, blank=True)
     # Why the list does not rate it (e.g. UFGO: under 45 minutes per player).
     not_rated_reason = models.CharField(max_length=300, blank=True)
+    # The EGF class the list rated it at, after the time-control cap (egf.md §8); empty
+    # when the list does not weigh by class or has not rated it.
+    applied_class = models.CharField(_("class applied"), max_length=1, blank=True)
 
     class Meta:
         constraints = [
@@ -179,6 +182,11 @@ class RatingHistory(models.Model):
     )
     history = models.JSONField(null=True, blank=True)
     breakdown = models.JSONField(default=list, blank=True)
+    # The EGF class the list rated the tournament at (egf.md §8); empty for other systems.
+    klass = models.CharField(_("class applied"), max_length=1, blank=True)
+    # What happened to him, in the system's words, when it is not a plain rating change
+    # (a UFGO player kept by the time-control rule, a UFGO anomaly restart).
+    note = models.CharField(_("note"), max_length=200, blank=True)
 
     class Meta:
         ordering = ["rating_list", "sequence", "member"]
@@ -265,3 +273,59 @@ class PublishedEntry(models.Model):
 
     def __str__(self) -> str:
         return f"{self.rank}. {self.member} {self.rating}"
+
+
+class Baseline(models.Model):
+    """Where a list starts: a published rating list's state on a date (one per list).
+
+    Each member it names starts the replay from his row; for him, tournaments dated on or
+    before `date` stay on record but are not replayed (ratings/baseline.py)."""
+
+    class Source(models.TextChoices):
+        EGD = "egd", _("EGD rating list")
+        FIDE = "fide", _("FIDE rating list")
+        CSV = "csv", _("CSV rating list")
+
+    rating_list = models.OneToOneField(
+        RatingList, on_delete=models.CASCADE, related_name="baseline", verbose_name=_("rating list")
+    )
+    date = models.DateField(_("date"))
+    source = models.CharField(_("format"), max_length=8, choices=Source.choices)
+    filename = models.CharField(_("file"), max_length=200, blank=True)
+    created_at = models.DateTimeField(auto_now_add=True)
+    created_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True, related_name="+"
+    )
+
+    class Meta:
+        verbose_name = _("baseline")
+        verbose_name_plural = _("baselines")
+
+    def __str__(self) -> str:
+        return f"{self.rating_list} from {self.date}"
+
+
+class BaselineRow(models.Model):
+    """One member's standing in the published list: his rating and what his system carries
+    beyond it (EGF: grade, best grade; UFGO: grade, counters; ORR: games counted,
+    provisional; USCF: games played, provisional; Rivne: the above-100 flag in `history`)."""
+
+    baseline = models.ForeignKey(Baseline, on_delete=models.CASCADE, related_name="rows")
+    member = models.ForeignKey(Member, on_delete=models.CASCADE, related_name="+")
+    rating = models.FloatField()
+    provisional = models.BooleanField(default=False)
+    grade = GradeField(null=True, blank=True)
+    best_grade = GradeField(null=True, blank=True)
+    tournaments = models.PositiveIntegerField(default=0)
+    games = models.PositiveIntegerField(default=0)
+    last_played = models.DateField(null=True, blank=True)
+    # The engine's carried state, built from the row at import (ORR, Rivne); null: none.
+    history = models.JSONField(null=True, blank=True)
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["baseline", "member"], name="baseline_member_once")
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.member_id}: {self.rating} ({self.baseline})"

@@ -18,8 +18,9 @@ from django.db import connection
 from django.db.models import Count, Max, Sum
 
 from clubsite.members import effective_birth_date
-from clubsite.models import Member
+from clubsite.models import FideRating, Member
 from ratings import rules
+from ratings.baseline import BaselineStart, baseline_date, baseline_member_ids, baseline_starts
 from ratings.models import ListTournament, PublishedEntry, RatingHistory, RatingList
 from ratings.systems.grades import ALL_GRADES, Grade
 from ratings.systems.model import BadInput, Event, EventInput, EventOutput, Game, Player
@@ -44,6 +45,7 @@ class MemberState:
     games: int = 0
     last_played: dt.date | None = None
     last_sequence: int = 0
+    from_baseline: bool = False  # the list's baseline names him (he keeps an entry)
 
 
 @dataclass
@@ -63,6 +65,8 @@ class HistoryRow:
     reset: bool
     grade: int | None
     list_grade: int | None
+    klass: str
+    note: str
     history: Any
     breakdown: list[dict[str, Any]]
 
@@ -82,6 +86,10 @@ class ReplayOutcome:
     # (None: every row from the date) and moves the others' replay position to `sequences`.
     scope: list[int] | None = None
     sequences: dict[int, int] = field(default_factory=dict)
+    applied_classes: dict[int, str] = field(default_factory=dict)  # EGF: tournament id -> class
+    # Members whose entries the run rebuilds although it rates none of their games: all
+    # the baseline names when the replay starts on or before its date.
+    restarted: set[int] = field(default_factory=set)
 
 
 _GRADES_BY_RANK = {grade.rank: grade for grade in ALL_GRADES}
@@ -105,8 +113,39 @@ def states_before(
         states: dict[int, MemberState] = {}
         for chunk in _chunks(member_ids, 5000):
             states.update(_states(rating_list, day, chunk))
-        return states
-    return _states(rating_list, day, None)
+        return with_baseline_starts(states, baseline_starts(rating_list, member_ids))
+    states = _states(rating_list, day, None)
+    return with_baseline_starts(states, baseline_starts(rating_list, member_ids))
+
+
+def with_baseline_starts(
+    states: dict[int, MemberState], starts: dict[int, BaselineStart]
+) -> dict[int, MemberState]:
+    """Start each member the baseline names from his row. His stored history (only
+    tournaments after the baseline's date) moves him on from it; its counters add up."""
+    for member_id, start in starts.items():
+        state = states.get(member_id)
+        if state is None:
+            states[member_id] = MemberState(
+                rating=start.rating,
+                provisional=start.provisional,
+                history=start.history,
+                best_grade=start.best_grade,
+                grade=start.grade,
+                tournaments=start.tournaments,
+                games=start.games,
+                last_played=start.last_played,
+                from_baseline=True,
+            )
+            continue
+        state.from_baseline = True
+        state.tournaments += start.tournaments
+        state.games += start.games
+        if start.best_grade is not None and (
+            state.best_grade is None or start.best_grade > state.best_grade
+        ):
+            state.best_grade = start.best_grade
+    return states
 
 
 def _states(
@@ -131,14 +170,15 @@ def _states(
     if connection.vendor == "postgresql":
         latest = latest.distinct("member_id")
     fields = ("member_id", "sequence", "after", "rated", "provisional", "history", "list_grade")
-    for member_id, sequence, after, rated, provisional, history, list_grade in latest.values_list(
+    for member_id, sequence, after, _rated, provisional, history, list_grade in latest.values_list(
         *fields
     ).iterator(chunk_size=5000):
         state = states[member_id]
         if state.last_sequence:  # SQLite: rows after the first of a member are older
             continue
         state.last_sequence = sequence
-        state.rating = after if rated else None
+        # A row not rated may still carry his rating on (a UFGO player kept by 1.7).
+        state.rating = after
         state.provisional = provisional
         state.history = history
         state.grade = _rank(list_grade)
@@ -245,8 +285,10 @@ def replay(
     """Rate every approved tournament of the list from `from_date` on, starting from the
     stored states just before it. `include` adds a not-yet-approved table (the preview)."""
     tournaments = tournaments_from(rating_list, from_date, include=include, exclude=exclude)
+    start_date = baseline_date(rating_list)
+    restarted = baseline_member_ids(rating_list) if _restarts(start_date, from_date) else set()
     if not tournaments:
-        return ReplayOutcome(from_date=from_date)
+        return ReplayOutcome(from_date=from_date, restarted=restarted)
     sequence = last_sequence_before(rating_list, from_date)
     tournament_ids = [t.pk for t in tournaments]
     games_by_tournament = load_games(tournament_ids)
@@ -258,9 +300,11 @@ def replay(
         {m for games in games_by_tournament.values() for g in games for m in g[1:3]}
     )
     states = states_before(rating_list, from_date, member_ids)
-    outcome = ReplayOutcome(from_date=from_date, states=states)
+    outcome = ReplayOutcome(from_date=from_date, states=states, restarted=restarted)
+    named = frozenset(m for m, state in states.items() if state.from_baseline)
     members = read_members(member_ids)
 
+    fide_history = _fide_history(member_ids) if rating_list.system == "orr" else {}
     publications = _publications(rating_list)
     for tournament in tournaments:
         _apply_publications(states, publications, before=tournament.end_date)
@@ -273,6 +317,8 @@ def replay(
             professed,
             members,
             participant_counts[tournament.pk],
+            fide_history=fide_history,
+            kept=before_baseline(tournament, start_date, named),
         ):
             sequence += 1
     _apply_publications(states, publications, before=None)
@@ -288,9 +334,12 @@ def rate_tournament(
     professed: dict[tuple[int, int], tuple[int | None, int | None]],
     members: dict[int, tuple[dt.date | None, int | None, int | None]],
     participants: int,
+    *,
+    fide_history: dict[int, list[tuple[dt.date, int]]],
+    kept: frozenset[int] = frozenset(),
 ) -> bool:
     """Rate one tournament at replay position `sequence` from `outcome.states` and move
-    them on; False (and the reason in `outcome.not_rated`) when the list does not rate it."""
+    them on (except the players `kept` at their baseline standing); False (and the reason in `outcome.not_rated`) when the list does not rate it."""
     system_code = rating_list.system
     states = outcome.states
     verdict = rules.event_verdict(system_code, tournament)
@@ -309,6 +358,7 @@ def rate_tournament(
         members,
         participants,
         klass=verdict.klass or tournament.tournament_class,
+        fide_ratings=fide_ratings_on(fide_history, tournament.start_date),
     )
     started = time.perf_counter()
     try:
@@ -326,11 +376,66 @@ def rate_tournament(
         verdict,
         professed,
         members,
+        kept=kept,
     )
     outcome.tournaments += 1
     outcome.games += len(games)
     outcome.rated_ids.append(tournament.pk)
+    if verdict.klass is not None:
+        outcome.applied_classes[tournament.pk] = verdict.klass
     return True
+
+
+def _fide_history(member_ids: list[int]) -> dict[int, list[tuple[dt.date, int]]]:
+    """Each member's FIDE ratings with the day each became valid, oldest first."""
+    history: dict[int, list[tuple[dt.date, int]]] = defaultdict(list)
+    for chunk in _chunks(member_ids):
+        rows = (
+            FideRating.objects.filter(member_id__in=chunk)
+            .order_by("member_id", "valid_from")
+            .values_list("member_id", "valid_from", "rating")
+        )
+        for member_id, valid_from, rating in rows:
+            history[member_id].append((valid_from, rating))
+    return history
+
+
+def fide_ratings_on(history: dict[int, list[tuple[dt.date, int]]], day: dt.date) -> dict[int, int]:
+    """The FIDE rating each member had on `day` (the latest valid from then or before);
+    members with none known by then are not FIDE-rated for that tournament (issue 20)."""
+    ratings: dict[int, int] = {}
+    for member_id, dated in history.items():
+        valid = [rating for valid_from, rating in dated if valid_from <= day]
+        if valid:
+            ratings[member_id] = valid[-1]
+    return ratings
+
+
+def _grade_when_not_given(
+    system: str, professed: int | None, state: MemberState | None, member_grade: int | None
+) -> int | None:
+    """The grade of a player whose results file gives none: for EGF the last grade he
+    professed in the list (egf.md §8: inactivity and resets go by it), elsewhere, and for
+    a newcomer, his member record's grade."""
+    if professed is not None:
+        return professed
+    if system == "egf" and state is not None and state.grade is not None:
+        return state.grade
+    return member_grade
+
+
+def _restarts(start_date: dt.date | None, from_date: dt.date) -> bool:
+    return start_date is not None and from_date <= start_date
+
+
+def before_baseline(
+    tournament: Tournament, start_date: dt.date | None, named: frozenset[int]
+) -> frozenset[int]:
+    """The players the tournament leaves as they are: on or before the baseline's date,
+    those it names (their row already counts it). They play at their baseline standing."""
+    if start_date is None or tournament.end_date > start_date:
+        return frozenset()
+    return named
 
 
 def _publications(rating_list: RatingList) -> list[tuple[dt.date, dict[int, int]]]:
@@ -349,6 +454,15 @@ def _publications(rating_list: RatingList) -> list[tuple[dt.date, dict[int, int]
         if rank is not None:
             grades[date][member_id] = rank
     return sorted(grades.items())
+
+
+def hand_on_publications(
+    rating_list: RatingList, states: dict[int, MemberState], *, before: dt.date
+) -> None:
+    """Give `states` (read from the stored history) the grades of the list's publications
+    dated before `before`, as a replay does between tournaments (ufgo.md B9: each
+    publication starts from what the previous one left)."""
+    _apply_publications(states, _publications(rating_list), before=before)
 
 
 def _apply_publications(
@@ -390,6 +504,7 @@ def _event_input(
     participants: int,
     *,
     klass: str,
+    fide_ratings: dict[int, int],
 ) -> EventInput:
     system_code = rating_list.system
     go = system_code in rules.GO_SYSTEMS
@@ -399,13 +514,15 @@ def _event_input(
         state = states.get(member_id)
         birth, fide, member_grade = members[member_id]
         grade_rank, declared = professed.get((tournament.pk, member_id), (None, None))
-        if grade_rank is None:
-            grade_rank = member_grade
+        grade_rank = _grade_when_not_given(system_code, grade_rank, state, member_grade)
         rating = state.rating if state is not None else None
         if rating is None and (state is None or state.history is None):
-            # A newcomer may bring a starting value: the rating his results file declares
-            # (ufgo.md "unless a starting value is given"), or for orr his FIDE rating (D22).
-            rating = declared if declared is not None else (fide if system_code == "orr" else None)
+            # A newcomer may bring a starting value where the system's spec lets the
+            # application give one: the rating his results file declares (UFGO D2, ORR
+            # D22), or for ORR the FIDE rating valid when the tournament started.
+            rating = rules.newcomer_start(
+                system_code, declared=declared, fide=fide_ratings.get(member_id)
+            )
         players.append(
             Player(
                 id=str(member_id),
@@ -437,7 +554,7 @@ def _event_input(
             klass=klass,  # type: ignore[arg-type]
             board=tournament.board_size,  # type: ignore[arg-type]
             official=tournament.official,
-            participants=max(participants, len(player_ids)),
+            participants=max(participants, len(player_ids), tournament.participants_declared or 0),
         ),
         players=tuple(players),
         games=engine_games,
@@ -454,27 +571,40 @@ def _apply(
     verdict: rules.EventVerdict,
     professed: dict[tuple[int, int], tuple[int | None, int | None]],
     members: dict[int, tuple[dt.date | None, int | None, int | None]],
+    *,
+    kept: frozenset[int] = frozenset(),
 ) -> None:
-    """Turn the engine's answer into history rows and move every player's state on."""
+    """Turn the engine's answer into history rows and move every player's state on
+    (except those `kept` where the baseline has them)."""
     states = outcome.states
     befores = {p.id: p.before for p in output.players}
     floating_grades = rules.has_floating_grades(rating_list.system)
+    system = rating_list.system
+    starts = {p.id: p.rating for p in event_input.players}
+    grades = {p.id: p.grade for p in event_input.players}
     for result in output.players:
         member_id = int(result.id)
+        if member_id in kept:
+            continue
         state = states.setdefault(member_id, MemberState())
         rating_in = state.rating
+        if rules.debut_not_kept(system, rating_in=rating_in, history=state.history, result=result):
+            continue  # orr.md D15: a zero-score debut is neither stored nor counted
         before, after, change = result.before, result.after, result.change
-        if (
-            verdict.keep_rating_above is not None
-            and rating_in is not None
-            and rating_in > verdict.keep_rating_above
-        ):
-            after, change = rating_in, 0.0  # UFGO 1.7: too short for him; his IK stays
+        rated, note = result.rated, ""
+        start = rules.start_rating(system, rating_in, starts[result.id], grades[result.id])
+        if rules.kept_by_time_control(verdict, start):
+            # UFGO 1.7: too short for his IK (a newcomer's: his start); his IK stays, his
+            # games still count for his opponents.
+            before, after, rated = rating_in, rating_in, False
+            change = 0.0 if rating_in is not None else None
+            note = rules.KEPT_BY_TIME_CONTROL
+        elif result.anomalous:
+            note = rules.anomaly_note(system)
         grade_rank, _declared = professed.get((tournament.pk, member_id), (None, None))
         birth, _fide, member_grade = members[member_id]
-        if grade_rank is None:
-            grade_rank = member_grade
-        rating_now = after if result.rated else rating_in
+        grade_rank = _grade_when_not_given(system, grade_rank, state, member_grade)
+        rating_now = after if rated else rating_in
         if floating_grades:
             list_grade = rules.grade_after(
                 rating_list.system,
@@ -497,12 +627,14 @@ def _apply(
             after=after,
             change=change,
             games_count=len(result.games),
-            rated=result.rated,
+            rated=rated,
             provisional=result.provisional,
             anomalous=result.anomalous,
-            reset=rating_in is not None and before is not None and before > rating_in,
+            reset=rules.is_reset(system, rating_in, before),
             grade=grade_rank,
             list_grade=list_rank,
+            klass=verdict.klass or "",
+            note=note,
             history=result.history,
             breakdown=[
                 {

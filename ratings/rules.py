@@ -8,8 +8,11 @@ from __future__ import annotations
 import datetime as dt
 from dataclasses import dataclass
 
+from django.utils.translation import gettext_noop
+
 from ratings.systems import ufgo_grades
 from ratings.systems.grades import Grade
+from ratings.systems.model import PlayerOutput
 from tournaments.models import Tournament
 from tournaments.timecontrol import suggest_egf_class
 
@@ -36,6 +39,76 @@ def event_verdict(system: str, tournament: Tournament) -> EventVerdict:
     if system == "egf":
         return _egf_verdict(tournament)
     return EventVerdict(True)
+
+
+# What a history row says when the list did not simply rate the player, in the system's
+# words (stored in English; pages translate them with the msgids below).
+KEPT_BY_TIME_CONTROL = gettext_noop("not rated: time control (1.7)")
+UFGO_ANOMALY = gettext_noop("anomaly: IK recalculated from a raised start (4.4, B6)")
+RIVNE_ANOMALY = gettext_noop("anomaly: recalculated from the previous calculation's result")
+
+
+def start_rating(
+    system: str, rating_in: float | None, sent: float | None, grade: Grade | None
+) -> float | None:
+    """The rating a player brings to the event: his list rating, else the start the
+    engine gives a newcomer (UFGO D2: the rating sent, else Table 1 for his grade, else 0)."""
+    if rating_in is not None:
+        return rating_in
+    if sent is not None:
+        return sent
+    if system == "ufgo":
+        return float(ufgo_grades.t1_start(grade)) if grade is not None else 0.0
+    return None
+
+
+def kept_by_time_control(verdict: EventVerdict, start: float | None) -> bool:
+    """UFGO 1.7 (B9): above IK 2100 a player is rated only with 60 minutes; the IK tested is
+    the one he brings, for a newcomer his start."""
+    return (
+        verdict.keep_rating_above is not None
+        and start is not None
+        and start > verdict.keep_rating_above
+    )
+
+
+def is_reset(system: str, rating_in: float | None, before: float | None) -> bool:
+    """An EGF reset (egf.md §6) raised his start; other systems' restarts are no reset."""
+    return system == "egf" and rating_in is not None and before is not None and before > rating_in
+
+
+def anomaly_note(system: str) -> str:
+    if system == "ufgo":
+        return UFGO_ANOMALY
+    if system == "rivne":
+        return RIVNE_ANOMALY
+    return ""
+
+
+def debut_not_kept(system: str, *, rating_in: float | None, history, result: PlayerOutput) -> bool:
+    """orr.md D15: a newcomer who scores nothing gets no rating, and his games are "not
+    stored and not taken into account later": no history row, no tournament counted."""
+    return system == "orr" and rating_in is None and history is None and not result.rated
+
+
+# Systems whose spec lets the application give a newcomer a start (UFGO D2, ORR D22);
+# EGF starts him from his grade, USCF and Rivne from their own rules.
+DECLARED_START_SYSTEMS = frozenset({"ufgo", "orr"})
+
+
+def newcomer_start(system: str, *, declared: float | None, fide: int | None) -> float | None:
+    """A newcomer's start the application sends: the rating his results file declares
+    where the spec allows one (UFGO D2, ORR D22), for ORR else his FIDE rating valid at
+    the tournament; None elsewhere (the engine starts him by its own rule)."""
+    if system not in DECLARED_START_SYSTEMS:
+        return None
+    if declared is not None:
+        return declared
+    return float(fide) if system == "orr" and fide is not None else None
+
+
+def declared_start_used(system: str) -> bool:
+    return system in DECLARED_START_SYSTEMS
 
 
 def _egf_verdict(tournament: Tournament) -> EventVerdict:
@@ -65,14 +138,23 @@ def add_months(day: dt.date, months: int) -> dt.date:
 
 
 def egf_active_until(last_played: dt.date, grade: Grade | None) -> dt.date:
-    """egf.md §8: out of the live list after 24 months (dan, pro), 12 (1-10 kyu) or 6 (weaker)."""
+    """egf.md §8: the last day a player stays in the live list, counted in whole months,
+    "the actual year/month is not counted": a kyu who last played in month M stays to
+    the end of M + 12 (1-10 kyu) or M + 6 (weaker); a dan or pro who last played in year
+    Y stays to 31 December of Y + 2. The grade is the last one he professed."""
     if grade is None or grade.kind != "k":
-        months = 24
-    elif grade.level <= 10:
-        months = 12
-    else:
-        months = 6
-    return add_months(last_played, months)
+        return dt.date(last_played.year + 2, 12, 31)
+    months = 12 if grade.level <= 10 else 6
+    first_of_month = add_months(last_played.replace(day=1), months + 1)
+    return first_of_month - dt.timedelta(days=1)
+
+
+UFGO_PUBLICATION_MONTHS = (1, 4, 7, 10)  # ufgo.md 1.5
+
+
+def is_quarter_day(day: dt.date) -> bool:
+    """ufgo.md 1.5, B9: the list is published on 1 January, 1 April, 1 July and 1 October."""
+    return day.day == 1 and day.month in UFGO_PUBLICATION_MONTHS
 
 
 def has_floating_grades(system: str) -> bool:

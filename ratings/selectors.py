@@ -13,6 +13,7 @@ from django.db.models.functions import Coalesce, Rank
 from django.utils.translation import gettext
 
 from clubsite.models import Club, Member
+from clubsite.numbers import is_ascii_number
 from ratings.formatting import rating_number
 from ratings.models import PublishedEntry, PublishedList, RatingEntry, RatingHistory, RatingList
 from tournaments.models import Game, Tournament
@@ -184,7 +185,7 @@ def player_profile(member: Member) -> Profile:
             "rated", "provisional", "anomalous", "reset", "grade",
             "rating_list__id", "rating_list__name", "rating_list__slug", "rating_list__system",
             "tournament__id", "tournament__name", "tournament__city", "tournament__end_date",
-            "tournament__tournament_class",
+            "tournament__tournament_class", "klass", "note",
         )
         .order_by("rating_list__name", "date", "sequence")
     )  # fmt: skip
@@ -241,7 +242,7 @@ def player_history_line(member: Member, row_pk: int) -> HistoryLine:
 
 
 def _member_names(ids: set[Any]) -> dict[int, str]:
-    clean = {int(i) for i in ids if isinstance(i, int | str) and str(i).isdigit()}
+    clean = {int(i) for i in ids if isinstance(i, int | str) and is_ascii_number(str(i))}
     if not clean:
         return {}
     rows = Member.objects.filter(pk__in=clean).values_list("pk", "given_name", "family_name")
@@ -254,7 +255,7 @@ def _game_lines(breakdown: Any, names: dict[int, str]) -> list[GameLine]:
         if not isinstance(item, dict):
             continue
         opponent = item.get("opponent")
-        opponent_id = int(opponent) if str(opponent).isdigit() else None
+        opponent_id = int(opponent) if is_ascii_number(str(opponent)) else None
         lines.append(
             GameLine(
                 round=item.get("round") or 0,
@@ -292,10 +293,17 @@ def _chart_data(sections: list[ListSection]) -> dict[str, Any]:
             shown = rating_number(row.after, system)
             points.append({"x": day, "y": float(shown), "t": name})
         if points:
-            datasets.append({"label": section.rating_list.name, "data": points})
+            # "key": the list's id picks its colour, the same on every profile
+            datasets.append(
+                {"label": section.rating_list.name, "key": section.rating_list.pk, "data": points}
+            )
     return {
         "datasets": datasets,
-        "labels": {"in": gettext("came in with"), "start": gettext("start raised")},
+        "labels": {
+            "in": gettext("came in with"),
+            "start": gettext("start raised"),
+            "rating": gettext("Rating"),
+        },
     }
 
 

@@ -20,7 +20,9 @@ from django.db import connection, transaction
 from django.db.models import F
 from django.db.models.functions import Coalesce, Least
 from django.utils import timezone
+from django.utils.translation import gettext as _
 
+from clubsite.members import effective_birth_date
 from clubsite.models import Member
 from ratings import rules
 from ratings.bulk import as_json, breakdown_json, insert_rows, merge_rows
@@ -34,7 +36,13 @@ from ratings.models import (
     RatingList,
     RecomputeRun,
 )
-from ratings.replay import MemberState, ReplayOutcome, replay, states_before
+from ratings.replay import (
+    MemberState,
+    ReplayOutcome,
+    hand_on_publications,
+    replay,
+    states_before,
+)
 from ratings.systems.grades import Grade
 from ratings.systems.model import BadInput
 from tournaments.models import Tournament
@@ -44,7 +52,7 @@ RECOMPUTE_TASK = "ratings.tasks.recompute_rating_list"
 HISTORY_COLUMNS = [
     "member_id", "tournament_id", "date", "sequence", "rating_in", "before", "after", "change",
     "games_count", "rated", "provisional", "anomalous", "reset", "grade", "list_grade",
-    "history", "breakdown",
+    "klass", "note", "history", "breakdown",
 ]  # fmt: skip
 LOCK_NAMESPACE = 7201  # first key of the PostgreSQL advisory lock; the list id is the second
 # A swap of more history rows than this is followed by VACUUM ANALYZE (see _tidy_tables).
@@ -263,14 +271,15 @@ def _store(rating_list: RatingList, outcome: ReplayOutcome, *, read_at: dt.datet
             scope=condition,
             params=params,
         )
-        affected = {member_id for _list, member_id, _tournament in removed} | outcome.touched
+        affected = {member_id for _list, member_id, _tournament in removed}
     else:
         stale = RatingHistory.objects.filter(rating_list=rating_list, date__gte=outcome.from_date)
         if scope is not None:
             stale = stale.filter(tournament_id__in=scope)
-        affected = set(stale.values_list("member_id", flat=True)) | outcome.touched
+        affected = set(stale.values_list("member_id", flat=True))
         written = stale.delete()[0]
         written += insert_rows(RatingHistory, ["rating_list_id", *HISTORY_COLUMNS], history_rows)
+    affected |= outcome.touched | outcome.restarted
     written += _move_sequences(rating_list, outcome.sequences)
     # Players who lost tournaments from the date on but play none in the replay (a table
     # taken out) fall back to where their stored history, without it, leaves them.
@@ -282,13 +291,27 @@ def _store(rating_list: RatingList, outcome: ReplayOutcome, *, read_at: dt.datet
     )
     if scope is not None:
         links = links.filter(tournament_id__in=scope)
-    links.filter(tournament_id__in=outcome.rated_ids).update(rated_at=read_at, not_rated_reason="")
+    links.filter(tournament_id__in=outcome.rated_ids).update(
+        rated_at=read_at, not_rated_reason="", applied_class=""
+    )
+    _store_applied_classes(links, outcome.applied_classes)
     for tournament_id, reason in outcome.not_rated.items():
-        links.filter(tournament_id=tournament_id).update(rated_at=None, not_rated_reason=reason)
+        links.filter(tournament_id=tournament_id).update(
+            rated_at=None, not_rated_reason=reason, applied_class=""
+        )
     links.exclude(tournament_id__in=outcome.rated_ids).exclude(
         tournament_id__in=list(outcome.not_rated)
-    ).update(rated_at=None)
+    ).update(rated_at=None, applied_class="")
     return written
+
+
+def _store_applied_classes(links: Any, classes: dict[int, str]) -> None:
+    """egf.md §8: the class each tournament was rated at, after the time-control cap."""
+    by_class: dict[str, list[int]] = {}
+    for tournament_id, klass in classes.items():
+        by_class.setdefault(klass, []).append(tournament_id)
+    for klass, ids in by_class.items():
+        links.filter(tournament_id__in=ids).update(applied_class=klass)
 
 
 def _move_sequences(rating_list: RatingList, sequences: dict[int, int]) -> int:
@@ -321,8 +344,10 @@ def _refresh_entries(rating_list: RatingList, outcome: ReplayOutcome, affected: 
     entry_rows = (
         _entry_row(rating_list, member_id, outcome.states[member_id])
         for member_id in affected_ids
-        # No state, or no tournament left: his only tournaments were taken out.
-        if member_id in outcome.states and outcome.states[member_id].tournaments
+        # No state, or no tournament left: his only tournaments were taken out
+        # (a member the baseline names keeps his entry).
+        if member_id in outcome.states
+        and (outcome.states[member_id].tournaments or outcome.states[member_id].from_baseline)
     )
     if connection.vendor == "postgresql":
         _removed, written = merge_rows(
@@ -434,14 +459,57 @@ def rating_impact_preview(*, tournament: Tournament) -> list[ListImpact]:
 # --- publication --------------------------------------------------------------------
 
 
+class PublicationRefused(ValueError):
+    """A publication date the list's rules do not allow (the message says why)."""
+
+
+def publication_date_check(*, rating_list: RatingList, date: dt.date) -> None:
+    """Refuse a date no publication may have: in the future (a snapshot of a list that
+    later approvals would still change), already used, not after the list's last
+    publication (each one starts from what the previous one left, ufgo.md B9), or, for
+    UFGO, not a quarter day (1.5: 1 January, 1 April, 1 July, 1 October)."""
+    today = timezone.localdate()
+    if date > today:
+        raise PublicationRefused(
+            _("A list cannot be published on a future date (%(date)s; today is %(today)s).")
+            % {"date": date.isoformat(), "today": today.isoformat()}
+        )
+    if rules.has_floating_grades(rating_list.system) and not rules.is_quarter_day(date):
+        raise PublicationRefused(
+            _(
+                "%(list)s is published on 1 January, 1 April, 1 July or 1 October only, not on %(date)s."
+            )
+            % {"list": rating_list.name, "date": date.isoformat()}
+        )
+    published = PublishedList.objects.filter(rating_list=rating_list)
+    if published.filter(date=date).exists():
+        raise PublicationRefused(f"{rating_list} is already published on {date}.")
+    last = published.order_by("-date").values_list("date", flat=True).first()
+    if last is not None and date < last:
+        raise PublicationRefused(
+            _("%(list)s was last published on %(last)s; a new publication must come after it.")
+            % {"list": rating_list.name, "last": last.isoformat()}
+        )
+
+
 @transaction.atomic
 def rating_list_publish(*, rating_list: RatingList, date: dt.date, by: Any = None) -> PublishedList:
-    """Freeze the list as it stood at the end of `date`; UFGO assigns 4-7 dan here (B9)."""
-    if PublishedList.objects.filter(rating_list=rating_list, date=date).exists():
-        raise ValueError(f"{rating_list} is already published on {date}.")
-    snapshot = PublishedList.objects.create(rating_list=rating_list, date=date, created_by=by)
+    """Freeze the list as it stood at the end of `date`; UFGO assigns 4-7 dan here (B9).
+
+    The grades the previous publications gave are handed on first (2.6 lowers one step
+    per publication from there), and the tournaments after a past date are replayed at
+    once, so the live list equals a from-scratch replay as soon as this commits."""
+    _lock(rating_list.pk)
+    publication_date_check(rating_list=rating_list, date=date)
     states = states_before(rating_list, date + dt.timedelta(days=1))
-    births = dict(Member.objects.filter(pk__in=list(states)).values_list("id", "birth_date"))
+    hand_on_publications(rating_list, states, before=date)
+    snapshot = PublishedList.objects.create(rating_list=rating_list, date=date, created_by=by)
+    births = {
+        member_id: effective_birth_date(birth_date, birth_year)
+        for member_id, birth_date, birth_year in Member.objects.filter(
+            pk__in=list(states)
+        ).values_list("id", "birth_date", "birth_year")
+    }
     ranked = sorted(
         (
             (m, s)
@@ -479,7 +547,17 @@ def rating_list_publish(*, rating_list: RatingList, date: dt.date, by: Any = Non
     PublishedEntry.objects.bulk_create(entries, batch_size=5000)
     if rating_list.system == "ufgo":
         _carry_published_grades(rating_list, entries, date)
+        _replay_after_publication(rating_list, date)
     return snapshot
+
+
+def _replay_after_publication(rating_list: RatingList, date: dt.date) -> None:
+    """Tournaments after a past publication date were rated without its grades: replay
+    them now, in this transaction, so no page shows the list without them."""
+    after = date + dt.timedelta(days=1)
+    if not RatingHistory.objects.filter(rating_list=rating_list, date__gte=after).exists():
+        return
+    _store(rating_list, replay(rating_list, after), read_at=timezone.now())
 
 
 def _carry_published_grades(

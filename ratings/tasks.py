@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
-from celery import shared_task
+from smtplib import SMTPException
+
+from celery import Task, shared_task
 from celery.signals import worker_ready
 
-from ratings import services
+from ratings import mail, services
 
 
 @shared_task(
@@ -34,3 +36,26 @@ def sweep_pending_recomputes() -> int:
 @worker_ready.connect
 def _sweep_on_start(**_: object) -> None:
     sweep_pending_recomputes.delay()
+
+
+# The approval mail waits for the lists' recompute: this many tries, this far apart.
+MAIL_WAIT_TRIES = 20
+MAIL_WAIT_SECONDS = 15
+
+
+@shared_task(
+    name="ratings.tasks.send_tournament_event_mail",
+    bind=True,
+    acks_late=True,
+    autoretry_for=(OSError, SMTPException),
+    retry_backoff=5,
+    retry_backoff_max=300,
+    max_retries=MAIL_WAIT_TRIES,
+)
+def send_tournament_event_mail(self: Task, log_id: int) -> int:
+    """The mail of one workflow step (`tournaments.notifications` queues it by name)."""
+    last_try = self.request.is_eager or self.request.retries >= MAIL_WAIT_TRIES
+    try:
+        return mail.tournament_event_mail_send(log_id=log_id, wait_for_ratings=not last_try)
+    except mail.RatingsPending as pending:
+        raise self.retry(countdown=MAIL_WAIT_SECONDS, exc=pending) from pending

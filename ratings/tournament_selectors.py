@@ -10,6 +10,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
 from ratings.models import ListTournament, RatingEntry, RatingList
+from tournaments.handicaps import handicap_warnings
 from tournaments.manage_selectors import empty_rounds_warning, time_control_advice
 from tournaments.models import Game, Tournament
 
@@ -129,6 +130,7 @@ def review_warnings(tournament: Tournament) -> list[Warning]:
     idle = [p.member.full_name for p in participants if p.member_id not in playing]
     if idle:
         warnings.append(Warning("warning", _("Players without a game:"), tuple(sorted(idle))))
+    warnings += [Warning("warning", text) for text in handicap_warnings(tournament)]
     return warnings
 
 

@@ -18,7 +18,8 @@ from ratings.models import ListTournament, RatingList
 from ratings.services import rating_list_request_recompute
 from tournaments import manage_services
 from tournaments import services as workflow
-from tournaments.models import Tournament
+from tournaments.models import Tournament, TournamentLog
+from tournaments.notifications import event_mail_queue
 
 
 def tournament_lists_set(*, tournament: Tournament, rating_lists: Iterable[RatingList]) -> None:
@@ -77,6 +78,8 @@ def tournament_approve_and_rate(
     # (ratings/cone.py) starts from the tables whose `rated_at` is empty.
     ListTournament.objects.filter(tournament=tournament).update(rated_at=None)
     _request_recompute(tournament, trigger=f"approval of tournament {tournament.pk}")
+    # After the recompute's request, so the mail (with the rating changes) queues after it.
+    event_mail_queue(log=tournament.log.filter(action=TournamentLog.Action.APPROVED).latest("id"))
     return tournament
 
 

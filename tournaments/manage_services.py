@@ -88,6 +88,14 @@ def participant_add(*, tournament: Tournament, member: Member, by: AbstractBaseU
 
 
 @transaction.atomic
+def participants_add(
+    *, tournament: Tournament, members: list[Member], by: AbstractBaseUser
+) -> list[Participant]:
+    """Several ticked members at once; all or none."""
+    return [participant_add(tournament=tournament, member=m, by=by) for m in members]
+
+
+@transaction.atomic
 def participant_remove(
     *, tournament: Tournament, participant: Participant, by: AbstractBaseUser
 ) -> None:

@@ -51,7 +51,14 @@ class Tournament(models.Model):
     tournament_class = models.CharField(
         _("class"), max_length=1, choices=Klass.choices, default=Klass.A
     )
-    basic_time_minutes = models.PositiveSmallIntegerField(_("basic time (minutes)"), default=60)
+    # Minutes exactly as given (29.5 stays 29.5): every threshold compares them unrounded.
+    basic_time_minutes = models.DecimalField(
+        _("basic time (minutes)"),
+        max_digits=7,
+        decimal_places=2,
+        default=60,
+        validators=[MinValueValidator(0)],
+    )
     overtime_kind = models.CharField(
         _("overtime"), max_length=16, choices=Overtime.choices, default=Overtime.BYOYOMI
     )
@@ -72,6 +79,15 @@ class Tournament(models.Model):
     )
     komi = models.DecimalField(_("komi"), max_digits=4, decimal_places=1, null=True, blank=True)
     rounds = models.PositiveSmallIntegerField(_("rounds"), default=5)
+    participants_declared = models.PositiveIntegerField(
+        _("number of participants"),
+        null=True,
+        blank=True,
+        help_text=_(
+            "The tournament's total number of participants when the results file lists only "
+            "some of them (JSON event.participants, TRF record 062); ORR's Kt uses it (B.2)."
+        ),
+    )
     comment = models.TextField(
         _("comment"), blank=True, help_text=_("The results file's comment (EGD CM[…]).")
     )
@@ -297,6 +313,8 @@ class TournamentLog(models.Model):
         REJECTED = "rejected", _("rejected")
         REOPENED = "reopened", _("reopened")
         IMPORTED = "imported", _("imported")
+        WITHDRAWN = "withdrawn", _("withdrawn")
+        NOTE = "note", _("note")
 
     tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="log")
     action = models.CharField(max_length=10, choices=Action.choices)
@@ -305,6 +323,9 @@ class TournamentLog(models.Model):
     )
     at = models.DateTimeField(auto_now_add=True)
     comment = models.TextField(blank=True)
+    # What the site wrote (not a person): {"lines": [[template, params], ...]}, worded in
+    # the reader's language when shown (`tournaments.messages.history_entry`).
+    params = models.JSONField(default=dict, blank=True)
 
     class Meta:
         ordering = ["at", "id"]

@@ -20,7 +20,9 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from clubsite.models import Member
+from tournaments.conversation import table_snapshot
 from tournaments.models import Game, RoundSeat, Tournament, TournamentLog
+from tournaments.notifications import event_mail_queue
 from tournaments.permissions import is_club_admin, is_referee
 
 Status = Tournament.Status
@@ -43,7 +45,10 @@ def _expect(tournament: Tournament, *states: str) -> None:
 
 
 @transaction.atomic
-def tournament_submit(*, tournament: Tournament, by: AbstractBaseUser) -> Tournament:
+def tournament_submit(
+    *, tournament: Tournament, by: AbstractBaseUser, comment: str = ""
+) -> Tournament:
+    """Submit the table; `comment` is the admin's reply to the referee (on a resubmission)."""
     tournament = _locked(tournament)
     if not is_club_admin(by, tournament):
         raise PermissionDenied(_("Only the organising club's admins submit its tables."))
@@ -59,9 +64,14 @@ def tournament_submit(*, tournament: Tournament, by: AbstractBaseUser) -> Tourna
     tournament.decided_by = None
     tournament.decision_comment = ""
     tournament.save()
-    TournamentLog.objects.create(
-        tournament=tournament, action=TournamentLog.Action.SUBMITTED, by=by
+    log = TournamentLog.objects.create(
+        tournament=tournament,
+        action=TournamentLog.Action.SUBMITTED,
+        by=by,
+        comment=comment.strip(),
+        params={"snapshot": table_snapshot(tournament)},
     )
+    event_mail_queue(log=log)
     return tournament
 
 
@@ -99,9 +109,10 @@ def tournament_reject(*, tournament: Tournament, by: AbstractBaseUser, comment: 
     tournament.decided_by = by
     tournament.decision_comment = comment.strip()
     tournament.save()
-    TournamentLog.objects.create(
+    log = TournamentLog.objects.create(
         tournament=tournament, action=TournamentLog.Action.REJECTED, by=by, comment=comment.strip()
     )
+    event_mail_queue(log=log)
     return tournament
 
 
@@ -124,9 +135,10 @@ def tournament_reopen(
         raise PermissionDenied(_("You may not reopen this table."))
     tournament.status = Status.DRAFT
     tournament.save()
-    TournamentLog.objects.create(
+    log = TournamentLog.objects.create(
         tournament=tournament, action=TournamentLog.Action.REOPENED, by=by, comment=comment
     )
+    event_mail_queue(log=log)
     return tournament
 
 

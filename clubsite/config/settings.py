@@ -52,9 +52,12 @@ MIDDLEWARE = [
     "django.contrib.auth.middleware.AuthenticationMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
+    "csp.middleware.CSPMiddleware",
     # Last, so that it sees the outcome of every login attempt.
     "axes.middleware.AxesMiddleware",
 ]
+
+from clubsite.config.csp import CONTENT_SECURITY_POLICY  # noqa: E402, F401
 
 ROOT_URLCONF = "clubsite.config.urls"
 WSGI_APPLICATION = "clubsite.config.wsgi.application"
@@ -132,6 +135,17 @@ EMAIL_BACKEND = env(
     "DJANGO_EMAIL_BACKEND", default="django.core.mail.backends.console.EmailBackend"
 )
 DEFAULT_FROM_EMAIL = env("DJANGO_DEFAULT_FROM_EMAIL", default="clubsite@localhost")
+# SMTP (DJANGO_EMAIL_BACKEND=django.core.mail.backends.smtp.EmailBackend).
+EMAIL_HOST = env("DJANGO_EMAIL_HOST", default="localhost")
+EMAIL_PORT = env.int("DJANGO_EMAIL_PORT", default=25)
+EMAIL_HOST_USER = env("DJANGO_EMAIL_HOST_USER", default="")
+EMAIL_HOST_PASSWORD = env("DJANGO_EMAIL_HOST_PASSWORD", default="")
+EMAIL_USE_TLS = env.bool("DJANGO_EMAIL_USE_TLS", default=False)
+EMAIL_TIMEOUT = 30
+# The file backend's folder (django.core.mail.backends.filebased.EmailBackend).
+EMAIL_FILE_PATH = env("DJANGO_EMAIL_FILE_PATH", default=str(BASE_DIR / "sent-mail"))
+# The address the links in e-mail start with.
+SITE_URL = env("DJANGO_SITE_URL", default="http://127.0.0.1:8000")
 
 # Uploads: results files are small; refuse anything larger before parsing.
 RESULTS_UPLOAD_MAX_BYTES = env.int("RESULTS_UPLOAD_MAX_BYTES", default=2 * 1024 * 1024)

@@ -5,6 +5,7 @@ from django.urls import include, path, re_path
 from clubsite.views import account as views
 from clubsite.views import public as site_views
 from ratings.views import api
+from ratings.views import baseline as baseline_views
 from ratings.views import public as rating_views
 from ratings.views import system_help as system_help_views
 from tournaments.views import public as tournament_views
@@ -15,6 +16,7 @@ urlpatterns = [
     path("ratings/", rating_views.rating_lists, name="rating_lists"),
     path("ratings/<slug:slug>/", rating_views.rating_list, name="rating_list"),
     path("ratings/<slug:slug>/csv/", rating_views.rating_list_csv, name="rating_list_csv"),
+    path("ratings/<slug:slug>/baseline/", baseline_views.list_baseline, name="list_baseline"),
     re_path(
         r"^ratings/(?P<slug>[-\w]+)/(?P<date>\d{4}-\d{2}-\d{2})/$",
         rating_views.rating_snapshot,

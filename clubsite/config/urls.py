@@ -13,3 +13,5 @@ if settings.DEBUG:
     from django.contrib.staticfiles.urls import staticfiles_urlpatterns
 
     urlpatterns += staticfiles_urlpatterns()
+
+handler500 = "clubsite.views.error_views.server_error"

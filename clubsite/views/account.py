@@ -10,8 +10,8 @@ from django.shortcuts import redirect, render
 from django.utils.translation import gettext as _
 
 from clubsite import selectors
-from clubsite.forms import ContactForm
-from clubsite.services import account_update_contact
+from clubsite.forms import ContactForm, MailSettingsForm
+from clubsite.services import account_update_contact, profile_update
 
 
 @login_required
@@ -23,6 +23,8 @@ def my_profile(request: HttpRequest) -> HttpResponse:
         "email": request.user.email or (member.email if member else ""),
         "phone": member.phone if member else "",
     }
+    if request.method == "POST" and "mail_settings" in request.POST:
+        return _mail_settings(request, member)
     form = ContactForm(request.POST or None, initial=initial, with_phone=member is not None)
     if request.method == "POST" and form.is_valid():
         try:
@@ -37,4 +39,31 @@ def my_profile(request: HttpRequest) -> HttpResponse:
         else:
             messages.success(request, _("Your contact details are saved."))
             return redirect("my_profile")
-    return render(request, "clubsite/my_profile.html", {"member": member, "form": form})
+    return _page(request, member, form, _mail_form(request, data=None))
+
+
+def _mail_form(request: HttpRequest, data: object) -> MailSettingsForm:
+    profile = selectors.profile_for_user(request.user)
+    initial = {} if profile.pk else {"language": request.LANGUAGE_CODE}
+    return MailSettingsForm(data, instance=profile, initial=initial, prefix="mail")
+
+
+def _mail_settings(request: HttpRequest, member: object) -> HttpResponse:
+    mail_form = _mail_form(request, data=request.POST)
+    if mail_form.is_valid():
+        profile_update(user=request.user, **mail_form.cleaned_data)
+        messages.success(request, _("Your e-mail settings are saved."))
+        return redirect("my_profile")
+    return _page(request, member, None, mail_form)
+
+
+def _page(
+    request: HttpRequest, member: object, form: ContactForm | None, mail_form: MailSettingsForm
+) -> HttpResponse:
+    if form is None:
+        form = ContactForm(with_phone=member is not None, initial={"email": request.user.email})
+    return render(
+        request,
+        "clubsite/my_profile.html",
+        {"member": member, "form": form, "mail_form": mail_form},
+    )

@@ -16,6 +16,7 @@ from clubsite.forms import CalculatorForm
 from clubsite.selectors import club_get
 from ratings import site_selectors
 from ratings.selectors import rating_list_all
+from ratings.views.calculator_links import calculator_form_data
 from tournaments.selectors import tournaments_recent_rated, tournaments_waiting
 
 
@@ -57,7 +58,8 @@ def club_detail(request: HttpRequest, slug: str) -> HttpResponse:
 
 def calculator(request: HttpRequest) -> HttpResponse:
     answer = None
-    form = CalculatorForm(request.GET or None)
+    data, initial = calculator_form_data(request.GET)
+    form = CalculatorForm(data) if data is not None else CalculatorForm(initial=initial)
     if form.is_valid():
         data = form.cleaned_data
         answer = site_selectors.calculate(

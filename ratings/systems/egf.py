@@ -8,7 +8,7 @@ player's change is the class-weighted sum of his games' changes, cut at
 from __future__ import annotations
 
 import math
-from collections.abc import Callable, Mapping
+from collections.abc import Mapping
 from dataclasses import dataclass
 from operator import attrgetter
 
@@ -283,34 +283,19 @@ def settings_from(params: Mapping[str, JSON]) -> Settings:
 
 _SCORES = {"white": (1.0, 0.0), "black": (0.0, 1.0), "draw": (0.5, 0.5)}
 _BY_ROUND = attrgetter("round")
-_GAME_FIELDS = ("round", "opponent", "score", "expected", "change")
 
 
-# Two `GameOutput`s are built per game, and the frozen dataclass's `__init__` (one
-# `object.__setattr__` per field) is half the cost of rating a game. The hot loop of
-# `rate` fills the slots directly through these setters; the result is the same
-# frozen object. `test_egf_rules` checks that the field list still matches.
-_NEW = object.__new__
-_SET_ROUND, _SET_OPPONENT, _SET_SCORE, _SET_EXPECTED, _SET_CHANGE = (
-    getattr(GameOutput, name).__set__ for name in _GAME_FIELDS
-)
-# The same for the one `PlayerOutput` per player (egf.md §7: rated, never provisional
-# or anomalous, no history).
-_PLAYER_FIELDS = (
-    "id", "before", "after", "change", "rated", "provisional", "anomalous", "history", "games",
-)  # fmt: skip
-_PLAYER_SETTERS = tuple(getattr(PlayerOutput, name).__set__ for name in _PLAYER_FIELDS)
+class _Entrant:
+    """One player's running state while his tournament is rated (§2-§5)."""
 
+    __slots__ = ("rating", "weighted_con", "a", "total", "games")
 
-def _player_output(
-    player_id: str, before: float, after: float, games: tuple[GameOutput, ...]
-) -> PlayerOutput:
-    """`PlayerOutput(player_id, before, after, after - before, games=games)`, fast."""
-    output: PlayerOutput = _NEW(PlayerOutput)
-    values = (player_id, before, after, after - before, True, False, False, None, games)
-    for set_field, value in zip(_PLAYER_SETTERS, values, strict=True):
-        set_field(output, value)
-    return output
+    def __init__(self, rating: float, weight: float) -> None:
+        self.rating = rating  # the starting rating of §6; every game uses it
+        self.weighted_con = weight * con(rating)  # class weight x con (§3, §5.1)
+        self.a = a_parameter(rating)  # `a` when he is the weaker side of an even game (§2)
+        self.total = 0.0  # the weighted change so far
+        self.games: list[GameOutput] = []
 
 
 def rate(event: EventInput) -> EventOutput:
@@ -320,68 +305,47 @@ def rate(event: EventInput) -> EventOutput:
     epsilon = settings.epsilon
     half_epsilon = epsilon / 2
 
-    # Per player: starting rating, class weight x con (§3, §5.1), and `a` at his rating
-    # (§2; valid whenever he is the weaker side of an even game).
-    start: dict[str, tuple[float, float, float, Callable[[GameOutput], None]]] = {}
-    breakdown: dict[str, list[GameOutput]] = {}
-    totals: dict[str, float] = {}
+    entrants: dict[str, _Entrant] = {}
     for index, player in enumerate(event.players):
         if player.rating is None and player.grade is None:
             raise BadInput(f"players[{index}].grade", "a new player needs a grade")
-        rating = starting_rating(player)
-        games = breakdown[player.id] = []
-        start[player.id] = (rating, weight * con(rating), a_parameter(rating), games.append)
-        totals[player.id] = 0.0
+        entrants[player.id] = _Entrant(starting_rating(player), weight)
 
-    new, set_round, set_opponent = _NEW, _SET_ROUND, _SET_OPPONENT
-    set_score, set_expected, set_change = _SET_SCORE, _SET_EXPECTED, _SET_CHANGE
     exp, limit = math.exp, EXPONENT_LIMIT
     # Round order makes every player's list (and so his sum) independent of the listing order.
     for game in sorted(event.games, key=_BY_ROUND):
-        white, black, handicap = game.white, game.black, game.handicap
-        r_white, con_white, a_white, add_white = start[white]
-        r_black, con_black, a_black, add_black = start[black]
-        # Inlined `expectations` (the hot loop); the two must give identical floats.
+        round_number, white_id, black_id, result, handicap = game
+        white, black = entrants[white_id], entrants[black_id]
+        r_white, r_black = white.rating, black.rating
+        # `expectations` inlined (it runs once per game); the two must give identical floats.
         if handicap >= 1:
             r_black = r_black + 100.0 * (handicap - 0.5)
             a = a_parameter(r_white if r_white <= r_black else r_black)
         else:
-            a = a_white if r_white <= r_black else a_black
+            a = white.a if r_white <= r_black else black.a
         x = (r_black - r_white) / a
         if -limit <= x <= limit:
             se_white = 1 / (exp(x) + 1) - half_epsilon
             se_black = 1 / (exp(-x) + 1) - half_epsilon
         else:
-            se_white, se_black = expectations(start[white][0], start[black][0], handicap, epsilon)
-        score_white, score_black = _SCORES[game.result]
-        change_white = con_white * (score_white - se_white)
-        change_black = con_black * (score_black - se_black)
-        totals[white] += change_white
-        totals[black] += change_black
-        round_number = game.round
-        # GameOutput(round_number, black, score_white, se_white, change_white), fast:
-        output = new(GameOutput)
-        set_round(output, round_number)
-        set_opponent(output, black)
-        set_score(output, score_white)
-        set_expected(output, se_white)
-        set_change(output, change_white)
-        add_white(output)
-        # GameOutput(round_number, white, score_black, se_black, change_black), fast:
-        output = new(GameOutput)
-        set_round(output, round_number)
-        set_opponent(output, white)
-        set_score(output, score_black)
-        set_expected(output, se_black)
-        set_change(output, change_black)
-        add_black(output)
+            se_white, se_black = expectations(white.rating, black.rating, handicap, epsilon)
+        score_white, score_black = _SCORES[result]
+        change_white = white.weighted_con * (score_white - se_white)
+        change_black = black.weighted_con * (score_black - se_black)
+        white.total += change_white
+        black.total += change_black
+        white.games.append(GameOutput(round_number, black_id, score_white, se_white, change_white))
+        black.games.append(GameOutput(round_number, white_id, score_black, se_black, change_black))
 
     outputs = []
     notes: list[str] = []
     for player in event.players:
-        before, total = start[player.id][0], totals[player.id]
+        entrant = entrants[player.id]
+        before, total = entrant.rating, entrant.total
         after = final_rating(before, total, settings.max_drop, settings.floor)
-        outputs.append(_player_output(player.id, before, after, tuple(breakdown[player.id])))
+        outputs.append(
+            PlayerOutput(player.id, before, after, after - before, games=tuple(entrant.games))
+        )
         notes.extend(limit_notes(player.id, before, total, settings))
     return EventOutput(
         system="egf", event=event.event.id, players=tuple(outputs), notes=tuple(notes)

@@ -24,7 +24,6 @@ from ratings.systems.model import (
     EventInput,
     EventOutput,
     Game,
-    GameOutput,
     Player,
     PlayerOutput,
     RatingSystem,
@@ -262,19 +261,28 @@ def _participants(value: object, field: str) -> int | None:
 
 
 def _parse_player(value: object, index: int, needs_grade: bool) -> Player:
-    field = f"players[{index}]"
-    data = _object(value, field, PLAYER_FIELDS)
-    rating = _rating(_required(data, "rating", field), f"{field}.rating")
-    grade = _optional(data, "grade", field, _grade, None)
+    if type(value) is not dict or not value.keys() <= PLAYER_FIELDS:
+        _object(value, f"players[{index}]", PLAYER_FIELDS)  # names what is wrong
+    try:
+        return _player(cast(dict[str, object], value), needs_grade)
+    except BadInput as error:  # the field's name is spelt out only when it is needed
+        raise BadInput(f"players[{index}].{error.field}", error.message) from None
+
+
+def _player(data: dict[str, object], needs_grade: bool) -> Player:
+    """A player object's values, checked; a `BadInput` names the field inside the player."""
+    rating = _rating(_required(data, "rating", ""), "rating")
+    grade = _grade(data.get("grade"), "grade")
     if needs_grade and rating is None and grade is None:
-        raise BadInput(f"{field}.grade", "a new player (rating null) needs a grade")
+        raise BadInput("grade", "a new player (rating null) needs a grade")
+    history = data.get("history")
     return Player(
-        id=_string(_required(data, "id", field), f"{field}.id"),
+        id=_string(_required(data, "id", ""), "id"),
         rating=rating,
         grade=grade,
-        best_grade=_optional(data, "best_grade", field, _grade, None),
-        birth_date=_optional(data, "birth_date", field, _optional_date, None),
-        history=_optional(data, "history", field, check_json, None),
+        best_grade=_grade(data.get("best_grade"), "best_grade"),
+        birth_date=_optional_date(data.get("birth_date"), "birth_date"),
+        history=None if history is None else check_json(history, "history"),
     )
 
 
@@ -371,13 +379,17 @@ def parse_event(
     for index, item in enumerate(_list(_required(data, "games", ""), "games")):
         game = _parse_game(item, index, seen)
         if once_per_round:
-            for side, player_id in (("white", game.white), ("black", game.black)):
-                if (game.round, player_id) in playing:
-                    raise BadInput(
-                        f"games[{index}].{side}",
-                        f"player {player_id!r} already plays in round {game.round}",
-                    )
-                playing.add((game.round, player_id))
+            white, black = (game.round, game.white), (game.round, game.black)
+            if white in playing or black in playing:
+                side, player_id = (
+                    ("white", game.white) if white in playing else ("black", game.black)
+                )
+                raise BadInput(
+                    f"games[{index}].{side}",
+                    f"player {player_id!r} already plays in round {game.round}",
+                )
+            playing.add(white)
+            playing.add(black)
         games.append(game)
 
     return system, EventInput(
@@ -386,16 +398,6 @@ def parse_event(
 
 
 # --- Output --------------------------------------------------------------------------------
-
-
-def _game_json(game: GameOutput) -> dict[str, JSON]:
-    return {
-        "round": game.round,
-        "opponent": game.opponent,
-        "score": game.score,
-        "expected": game.expected,
-        "change": game.change,
-    }
 
 
 def _canonical(value: JSON) -> JSON:
@@ -417,7 +419,16 @@ def _player_json(player: PlayerOutput) -> dict[str, JSON]:
         "provisional": player.provisional,
         "anomalous": player.anomalous,
         "history": _canonical(player.history),
-        "games": [_game_json(game) for game in player.games],
+        "games": [
+            {
+                "round": round_,
+                "opponent": opponent,
+                "score": score,
+                "expected": expected,
+                "change": change,
+            }
+            for round_, opponent, score, expected, change in player.games  # `GameOutput`s
+        ],
     }
 
 

@@ -96,11 +96,13 @@ def age_on(birth_date: dt.date, day: dt.date) -> int:
 def is_protected(birth_date: dt.date | None, day: dt.date) -> bool:
     """2.7: a member whose age exceeds 60 years keeps his grade.
 
-    Read as "more than 60 completed years" (61 and older) on `day`: the
-    document counts age in years and says "превышает 60 лет". Unknown birth
-    date: not protected.
+    B9: «возраст превышает 60 лет» — protected from the day after his 60th birthday
+    (on `day` he was already 60 the day before). The caller gives a birth year alone
+    as 1 July of it. Unknown birth date: not protected.
     """
-    return birth_date is not None and age_on(birth_date, day) > PROTECTED_AGE
+    if birth_date is None or day <= dt.date.min:
+        return False
+    return age_on(birth_date, day - dt.timedelta(days=1)) >= PROTECTED_AGE
 
 
 def grade_after_event(

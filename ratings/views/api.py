@@ -16,6 +16,7 @@ from django.utils import timezone
 from django.views.decorators.csrf import csrf_exempt
 from django.views.decorators.http import require_safe
 
+from clubsite.numbers import int_or_none
 from ratings import selectors
 from ratings.crosstable import crosstable_with_ratings
 from ratings.formatting import rating_number
@@ -35,11 +36,8 @@ def _json(data: Any, status: int = 200) -> JsonResponse:
 
 
 def _int(value: str | None, default: int, low: int, high: int) -> int:
-    try:
-        number = int(value) if value is not None else default
-    except ValueError:
-        return default
-    return max(low, min(high, number))
+    number = int_or_none(value, minimum=-(10**18), maximum=10**18)
+    return default if number is None else max(low, min(high, number))
 
 
 def _grade(value: Any) -> str | None:
@@ -175,6 +173,9 @@ def api_player(request: HttpRequest, pk: int) -> JsonResponse:
                 "rated": h.rated,
                 "provisional": h.provisional,
                 "grade": _grade(h.grade),
+                # egf.md §8: the class the list applied, not the one entered.
+                "class": h.klass or h.tournament.tournament_class,
+                "note": h.note,
                 "breakdown": h.breakdown or [],
             }
         )
@@ -219,15 +220,22 @@ def api_tournament(request: HttpRequest, pk: int) -> JsonResponse:
             "city": tournament.city,
             "country": tournament.country,
             "organiser": tournament.organiser.slug,
-            "class": tournament.tournament_class,
+            "class": _applied_class(table.lists) or tournament.tournament_class,
+            "class_entered": tournament.tournament_class,
+            "class_by_list": {
+                link.rating_list.slug: link.applied_class
+                for link in table.lists
+                if link.applied_class
+            },
             "board_size": tournament.board_size,
-            "basic_time_minutes": tournament.basic_time_minutes,
+            "basic_time_minutes": float(tournament.basic_time_minutes),
             "overtime": {
                 "kind": tournament.overtime_kind,
                 "seconds": tournament.overtime_seconds,
                 "moves": tournament.overtime_moves,
             },
             "rounds": tournament.rounds,
+            "participants": tournament.participants_declared,
             "rating_lists": [link.rating_list.slug for link in table.lists],
             "players": [
                 {
@@ -264,3 +272,9 @@ def api_tournament(request: HttpRequest, pk: int) -> JsonResponse:
             ],
         }
     )
+
+
+def _applied_class(links) -> str:
+    """egf.md §8: the class an EGF list rated the table at (the weakest, if several)."""
+    applied = sorted({link.applied_class for link in links if link.applied_class}, reverse=True)
+    return applied[0] if applied else ""

@@ -75,17 +75,26 @@ class RatingEntryFilter(django_filters.FilterSet):
             )
         return queryset.filter(query)
 
+    def _grade_ranks(self) -> tuple[int | None, int | None]:
+        """The range's ends as ranks, weaker first: "from 5k to 15k" means 15k..5k."""
+        data = self.form.cleaned_data
+        low, high = (parse_grade(data.get(name) or "") for name in ("grade_min", "grade_max"))
+        ranks = (low.rank if low else None, high.rank if high else None)
+        if None not in ranks:
+            return min(ranks), max(ranks)  # type: ignore[type-var]
+        return ranks
+
     def filter_grade_min(self, queryset: QuerySet, name: str, value: str) -> QuerySet:
-        grade = parse_grade(value)
-        return queryset.filter(grade__gte=grade.rank) if grade else queryset
+        low = self._grade_ranks()[0]
+        return queryset if low is None else queryset.filter(grade__gte=low)
 
     def filter_grade_max(self, queryset: QuerySet, name: str, value: str) -> QuerySet:
-        grade = parse_grade(value)
-        return queryset.filter(grade__lte=grade.rank) if grade else queryset
+        high = self._grade_ranks()[1]
+        return queryset if high is None else queryset.filter(grade__lte=high)
 
     def filter_active(self, queryset: QuerySet, name: str, value: str) -> QuerySet:
-        if value == "all":
-            return queryset
+        if value == "all" or (self.form.cleaned_data.get("q") or "").strip():
+            return queryset  # a name search looks at everyone; the inactive are marked
         return queryset.filter(active_q(today()))
 
 

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import csv
 import datetime as dt
 import html
 from dataclasses import dataclass
@@ -16,27 +15,19 @@ from django.utils.html import format_html
 from django.utils.safestring import mark_safe
 from django.utils.text import slugify
 from django.utils.translation import gettext as _
-from django_tables2 import RequestConfig
 
+from clubsite.numbers import MAX_ID, int_or_none
+from clubsite.views.csv_output import csv_download
+from clubsite.views.paging import PER_PAGE_CHOICES, configure_table, query_without
+from clubsite.views.paging import per_page_of as _per_page
 from ratings import selectors
 from ratings.formatting import format_change, format_expectation, format_rating
 from ratings.models import PublishedList, RatingList
 from ratings.system_titles import system_title
-from ratings.views import filters
+from ratings.views import calculator_links, filters, list_counts
 from ratings.views.filters import RatingEntryFilter
 from ratings.views.pagination import CachedCountPaginator
 from ratings.views.tables import RatingEntryTable, SnapshotTable, csv_header, csv_row
-
-PER_PAGE_CHOICES = (25, 50, 100, 200)
-DEFAULT_PER_PAGE = 50
-
-
-def _per_page(request: HttpRequest) -> int:
-    try:
-        value = int(request.GET.get("per_page", DEFAULT_PER_PAGE))
-    except ValueError:
-        return DEFAULT_PER_PAGE
-    return value if value in PER_PAGE_CHOICES else DEFAULT_PER_PAGE
 
 
 def _list_or_404(slug: str) -> RatingList:
@@ -64,14 +55,9 @@ def _filtered_table(
     )
     table = RatingEntryTable(selectors.with_rank(filterset.qs), system=rating_list.system)
     query = sorted((k, v) for k, v in request.GET.lists() if k not in ("page", "sort", "per_page"))
-    config: dict | bool = False
-    if paginate:
-        config = {
-            "per_page": _per_page(request),
-            "paginator_class": CachedCountPaginator,
-            "count_key": selectors.list_version_key(rating_list, "count", query, filters.today()),
-        }
-    RequestConfig(request, paginate=config).configure(table)
+    count_key = selectors.list_version_key(rating_list, "count", query, filters.today())
+    configure_table(request, table, per_page=_per_page(request) if paginate else None,
+                    paginator_class=CachedCountPaginator, count_key=count_key)  # fmt: skip
     return filterset, table
 
 
@@ -109,14 +95,14 @@ def rating_list(request: HttpRequest, slug: str) -> HttpResponse:
     records = list(table.page.object_list.data) if table.page else []
     for record in records:
         record.shown = format_rating(record.rating, the_list.system, record.provisional)
-    base_query = request.GET.copy()
-    base_query.pop("page", None)
-    page_query = base_query.urlencode() + "&" if base_query else ""
+    list_counts.mark_inactive(records, filters.today())
+    shown_count = table.paginator.count if table.page else len(records)
     pages = table.paginator.num_pages if table.page else 1
     query = request.GET.copy()
     query.pop("page", None)
-    page_query = request.GET.copy()
-    page_query["page"] = table.page.number if table.page else 1
+    csv_page_query = request.GET.copy()
+    csv_page_query["page"] = str(table.page.number if table.page else 1)
+    csv_page_query["per_page"] = str(_per_page(request))
     return render(
         request,
         "ratings/rating_list.html",
@@ -127,13 +113,16 @@ def rating_list(request: HttpRequest, slug: str) -> HttpResponse:
             "table": table,
             "records": records,
             "headers": _headers(request, table),
-            "page_query": page_query,
+            "page_query": query_without(request, "page"),
+            "per_page_query": query_without(request, "page", "per_page"),
+            "hidden": list_counts.hidden_inactive(the_list, request.GET, shown_count),
+            "everyone_query": query_without(request, "page", "active"),
             "page_range": _page_range(table.page.number if table.page else 1, pages),
             "player_prefix": reverse("player_detail", args=[0])[:-2],
             "club_prefix": reverse("club_detail", args=["x"])[:-2],
             "snapshots": selectors.snapshots_of(the_list)[:24],
             "csv_all_query": query.urlencode(),
-            "csv_page_query": page_query.urlencode(),
+            "csv_page_query": csv_page_query.urlencode(),
             "per_page_choices": PER_PAGE_CHOICES,
             "per_page": _per_page(request),
             "nav_active": "ratings",
@@ -147,10 +136,8 @@ def rating_list_csv(request: HttpRequest, slug: str) -> HttpResponse:
     every_row = request.GET.get("all") == "1"
     _filterset, table = _filtered_table(request, the_list, paginate=not every_row)
     records = table.data if every_row else table.page.object_list.data
-    response = HttpResponse(content_type="text/csv; charset=utf-8")
     filename = f"{slugify(the_list.slug)}-{dt.date.today().isoformat()}.csv"
-    response["Content-Disposition"] = f'attachment; filename="{filename}"'
-    writer = csv.writer(response)
+    response, writer = csv_download(filename)
     writer.writerow(csv_header(table))
     for record in records:
         writer.writerow(csv_row(table, record))
@@ -172,7 +159,7 @@ def rating_snapshot(request: HttpRequest, slug: str, date: str) -> HttpResponse:
                 Q(member__family_name__icontains=word) | Q(member__given_name__icontains=word)
             )
     table = SnapshotTable(entries, system=the_list.system)
-    RequestConfig(request, paginate={"per_page": _per_page(request)}).configure(table)
+    configure_table(request, table, per_page=_per_page(request))
     return render(
         request,
         "ratings/rating_snapshot.html",
@@ -186,6 +173,11 @@ def rating_snapshot(request: HttpRequest, slug: str, date: str) -> HttpResponse:
             "nav_active": "ratings",
         },
     )
+
+
+def _first_game(profile: object) -> str | None:
+    sections = getattr(profile, "sections", None) or []
+    return sections[0].rating_list.game if sections else None
 
 
 def _change_css(value: float | None) -> str:
@@ -303,9 +295,9 @@ def player_detail(request: HttpRequest, pk: int) -> HttpResponse:
     _decorate_h2h(profile)
     versus = None
     versus_games = None
-    vs = request.GET.get("vs", "")
-    if vs.isdigit():
-        versus = next((h for h in profile.head_to_head if h.opponent_id == int(vs)), None)
+    vs = int_or_none(request.GET.get("vs"), minimum=1, maximum=MAX_ID)
+    if vs is not None:
+        versus = next((h for h in profile.head_to_head if h.opponent_id == vs), None)
         if versus is not None:
             versus_games = list(selectors.games_between(member, versus.opponent_id))
     chosen = versus.opponent_id if versus else None
@@ -324,6 +316,12 @@ def player_detail(request: HttpRequest, pk: int) -> HttpResponse:
             "profile": profile,
             "versus": versus,
             "versus_games": versus_games,
+            "calculator_link": calculator_links.profile_link(member.pk, _first_game(profile)),
+            "versus_link": calculator_links.head_to_head_link(
+                member.pk, versus.opponent_id, versus_games or []
+            )
+            if versus
+            else "",
             "h2h_options": h2h_options,
             "player_prefix": reverse("player_detail", args=[0])[:-2],
             "breakdown_head": _breakdown_head(),

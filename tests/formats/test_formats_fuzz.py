@@ -152,3 +152,54 @@ def test_a_big_valid_table_parses_and_writes_in_reasonable_time() -> None:
     assert formats.parse(formats.write(results, "egd").encode(), "egd") == results
     assert len(results.games) == players // 2 * rounds
     assert time.perf_counter() - started < 20
+
+
+# --- published rating lists (issue 15): EGD allworld, FIDE TXT, CSV ------------------------
+
+LIST_SEEDS = {
+    "egd": [
+        (TABLES.parent / "ratinglists" / "egf_db_2015-01-27_58457fd3050f.txt").read_text(
+            errors="replace"
+        )[:6000]
+    ],
+    "fide": [(TABLES.parent.parent / "fide" / "standard_rating_list_sample.txt").read_text()],
+    "csv": [
+        "key,family_name,given_name,rating,grade,provisional,tournaments,games,above_100\n"
+        "u1,Ivanova,Anna,95,5k,yes,3,14,yes\nu2,Petrenko,Ivan,1500.5,2d,,,,\n"
+    ],
+}
+
+
+def parse_list_or_format_error(data: bytes, fmt: str) -> None:
+    from tournaments.formats.rating_lists import parse_rating_list
+
+    try:
+        listfile = parse_rating_list(data, fmt)
+    except FormatError as error:
+        assert error.problems and all(str(p) for p in error.problems)
+        return
+    assert listfile.rows and len({row.key for row in listfile.rows}) == len(listfile.rows)
+
+
+@FUZZ
+@given(data=st.binary(max_size=3000), fmt=st.sampled_from(sorted(LIST_SEEDS)))
+def test_random_bytes_as_rating_lists(data: bytes, fmt: str) -> None:
+    parse_list_or_format_error(data, fmt)
+
+
+@FUZZ
+@given(data=st.data(), fmt=st.sampled_from(sorted(LIST_SEEDS)))
+def test_mutated_rating_lists(data: st.DataObject, fmt: str) -> None:
+    text = data.draw(st.sampled_from(LIST_SEEDS[fmt]))
+    for _ in range(data.draw(st.integers(1, 4))):
+        lines = text.split("\n")
+        row = data.draw(st.integers(0, len(lines) - 1))
+        line = lines[row]
+        at = data.draw(st.integers(0, len(line)))
+        char = data.draw(st.sampled_from(EGD_ALPHABET + ',;"\t' + "é"))
+        if data.draw(st.booleans()):
+            lines[row] = line[:at] + char + line[at + 1 :]
+        else:
+            lines.insert(row, lines[row]) if data.draw(st.booleans()) else lines.pop(row)
+        text = "\n".join(lines)
+    parse_list_or_format_error(text.encode(), fmt)

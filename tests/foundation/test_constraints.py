@@ -14,7 +14,7 @@ import pytest
 from django.core.exceptions import NON_FIELD_ERRORS, ValidationError
 from django.db import IntegrityError, connection, transaction
 
-from clubsite.models import Member
+from clubsite.models import FideRating, Member
 from ratings.models import (
     ListTournament,
     PublishedEntry,
@@ -215,6 +215,13 @@ def test_list_tournament_once() -> None:
         ListTournament.objects.create(rating_list=rating_list, tournament=tournament)
 
 
+def test_fide_rating_once_a_day() -> None:
+    member = MemberFactory()
+    FideRating.objects.create(member=member, rating=2000, valid_from=dt.date(2025, 1, 1))
+    with refused("fide_rating_once_a_day", "member_id", "valid_from"):
+        FideRating.objects.create(member=member, rating=2010, valid_from=dt.date(2025, 1, 1))
+
+
 def test_entry_once_per_list() -> None:
     rating_list, member = RatingListFactory(), MemberFactory()
     RatingEntry.objects.create(rating_list=rating_list, member=member, rating=1500)
@@ -260,6 +267,18 @@ def test_snapshot_once_per_date_and_member_once_per_snapshot() -> None:
         PublishedEntry.objects.create(snapshot=snapshot, member=member, rank=2, rating=1900)
 
 
+def test_baseline_names_a_member_once() -> None:
+    from ratings.models import Baseline, BaselineRow
+
+    rating_list, member = RatingListFactory(), MemberFactory()
+    baseline = Baseline.objects.create(
+        rating_list=rating_list, date=dt.date(2024, 7, 1), source="csv"
+    )
+    BaselineRow.objects.create(baseline=baseline, member=member, rating=2000)
+    with refused("baseline_member_once", "baseline_id", "member_id"):
+        BaselineRow.objects.create(baseline=baseline, member=member, rating=1900)
+
+
 def test_every_declared_constraint_is_tried_here() -> None:
     """A new constraint needs a test here: this list is the inventory."""
     from django.apps import apps
@@ -281,11 +300,13 @@ def test_every_declared_constraint_is_tried_here() -> None:
         "game_forfeit_has_winner",
         "seat_once_per_round",
         "list_tournament_once",
+        "fide_rating_once_a_day",
         "entry_once_per_list",
         "history_once",
         "history_rated_has_after",
         "snapshot_once_per_date",
         "snapshot_member_once",
+        "baseline_member_once",
     }
     declared = {
         constraint.name

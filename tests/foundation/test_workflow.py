@@ -171,7 +171,7 @@ def test_approve_per_actor(
     if actor in DECIDERS:
         with django_capture_on_commit_callbacks(execute=True) as callbacks:
             tournament = tournament_approve(tournament=tournament, by=by, comment="fine")
-        assert len(callbacks) == 1
+        assert len(callbacks) == 2  # the recompute, then the mail (issue 17)
         assert tournament.status == Status.APPROVED
         assert (tournament.decided_by, tournament.decision_comment) == (by, "fine")
         assert tournament.decided_at is not None
@@ -278,8 +278,8 @@ def test_reopen_per_state_and_actor(
         assert tournament.status == Status.DRAFT
         log = TournamentLog.objects.get(tournament=tournament)
         assert (log.action, log.by, log.comment) == (Action.REOPENED, by, "fix R1")
-        # Only reopening an approved table asks the lists to recompute.
-        assert len(callbacks) == (1 if status == Status.APPROVED else 0)
+        # Only reopening an approved table asks the lists to recompute; each sends a mail.
+        assert len(callbacks) == (1 if status == Status.APPROVED else 0) + 1
     else:
         with pytest.raises(PermissionDenied):
             tournament_reopen(tournament=tournament, by=by)

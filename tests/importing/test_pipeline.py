@@ -45,12 +45,20 @@ def _input(path: Path) -> dict:
     return json.loads(path.read_text())["input"]
 
 
+# Issue 20: a declared rating starts a newcomer only where the spec lets the application
+# give a start (UFGO D2, ORR D22); EGF, USCF and Rivne start him by their own rules.
+DECLARED_START_SYSTEMS = {"ufgo", "orr"}
+
+
 def _commands_can_say_it(path: Path) -> bool:
-    """True when no player carries state beyond a starting rating: a JSON `rating` is kept
-    as the rating the player declared, and a newcomer to the list starts from it."""
+    """True when no player carries state beyond a starting rating the list takes: a JSON
+    `rating` is kept as the rating the player declared, and a newcomer to a UFGO or ORR
+    list starts from it."""
     data = _input(path)
     return all(
-        player.get("history") is None and player.get("best_grade") is None
+        player.get("history") is None
+        and player.get("best_grade") is None
+        and (player.get("rating") is None or data["system"] in DECLARED_START_SYSTEMS)
         for player in data["players"]
     )
 
@@ -94,6 +102,10 @@ def _check(data: dict, expected: dict, exported: dict[str, dict]) -> None:
     ratings_in = {p["id"]: p.get("rating") for p in data["players"]}
     for player in expected["players"]:
         wanted = player["after"] if player["rated"] else ratings_in[player["id"]]
+        if player["id"] not in exported:
+            # Issue 20 / orr.md D15: a zero-score debut is not stored, so not listed.
+            assert data["system"] == "orr" and wanted is None, player["id"]
+            continue
         got = exported[player["id"]]["rating"]
         if wanted is None:
             assert got is None, player["id"]
@@ -174,6 +186,8 @@ def test_examples_with_a_batch_round_are_found():
 
 
 def test_commands_only_examples_are_found():
+    # Issue 20: EGF, Rivne and USCF examples all give prior ratings, which only the
+    # seeded test below can express now; every example still runs there.
     names = {p.stem.split("-")[0] for p in COMMANDS_ONLY}
-    assert names == {"egf", "ufgo", "rivne", "orr", "uscf"}
-    assert len(COMMANDS_ONLY) >= 25
+    assert names == DECLARED_START_SYSTEMS
+    assert len(COMMANDS_ONLY) >= 15

@@ -7,6 +7,7 @@ import random
 
 import pytest
 
+from clubsite.models import FideRating
 from ratings.models import ListTournament, PublishedEntry, RatingEntry, RatingHistory
 from ratings.services import rating_list_publish
 from ratings.systems import rate_json
@@ -193,9 +194,10 @@ def test_egf_inactivity_window_depends_on_the_grade(approve):
     until = dict(
         RatingEntry.objects.filter(rating_list=rating_list).values_list("member_id", "active_until")
     )
-    assert until[dan.pk] == dt.date(2026, 1, 15)
-    assert until[kyu.pk] == dt.date(2025, 1, 15)
-    assert until[weak.pk] == dt.date(2024, 7, 15)
+    # Issue 20 / egf.md §8: whole months, the month (year) of the last event not counted.
+    assert until[dan.pk] == dt.date(2026, 12, 31)
+    assert until[kyu.pk] == dt.date(2025, 1, 31)
+    assert until[weak.pk] == dt.date(2024, 7, 31)
 
 
 def test_ufgo_does_not_rate_an_event_under_45_minutes(approve):
@@ -252,6 +254,8 @@ def test_ufgo_floating_grade_after_each_event_and_dan_at_publication(approve):
 def test_orr_newcomer_with_a_fide_rating_enters_with_it(approve):
     rating_list = RatingListFactory(system="orr", game="chess")
     rated = MemberFactory(grade=None, fide_rating=1800, birth_date=dt.date(2012, 1, 1))
+    # Issue 20: a FIDE rating seeds a newcomer only with the date it became valid.
+    FideRating.objects.create(member=rated, rating=1800, valid_from=dt.date(2000, 1, 1))
     others = [MemberFactory(grade=None, birth_date=dt.date(2013, 1, 1)) for _ in range(3)]
     tournament = TournamentFactory(game="chess")
     _entrants(tournament, rated, *others)
@@ -285,11 +289,11 @@ def test_orr_zero_scorer_stays_unrated_but_known(approve):
         ],
     )
     approve(tournament, rating_list)
-    loser = RatingEntry.objects.get(rating_list=rating_list, member=players[1])
-    assert loser.rating is None and not loser.rated
-    assert loser.tournaments == 1
-    row = RatingHistory.objects.get(rating_list=rating_list, member=players[1])
-    assert not row.rated and row.after is None
+    # Issue 20 / orr.md D15: a zero-score debut is neither stored nor counted.
+    assert not RatingEntry.objects.filter(rating_list=rating_list, member=players[1]).exists()
+    assert not RatingHistory.objects.filter(rating_list=rating_list, member=players[1]).exists()
+    winner = RatingHistory.objects.get(rating_list=rating_list, member=players[0])
+    assert winner.rated and winner.after is not None  # his game counted for the winner
 
 
 def test_uscf_rates_games_in_round_order(approve):
@@ -483,6 +487,7 @@ def test_orr_ages_count_a_birth_year_alone_from_1_july(approve):
     """orr.md D8: a file that gives only the year (TRF) → born 1 July of that year."""
     rating_list = RatingListFactory(system="orr", game="chess")
     rated = MemberFactory(grade=None, birth_date=dt.date(2011, 3, 3), fide_rating=1500)
+    FideRating.objects.create(member=rated, rating=1500, valid_from=dt.date(2024, 1, 1))
     newcomer = MemberFactory(grade=None, birth_date=None, birth_year=2015)
     tournament = TournamentFactory(
         game="chess", end_date=dt.date(2024, 6, 30), start_date=dt.date(2024, 6, 30)

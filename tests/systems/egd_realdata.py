@@ -192,12 +192,12 @@ def opponents(event: dict[str, Any]) -> dict[str, set[str]]:
     return result
 
 
-def load_cases() -> list[Case]:
-    """Every table some consecutive pair of snapshots brackets (the first list showing it)."""
-    snapshots = [
-        read_rating_list(p) for p in sorted((EGD_DIR / "ratinglists").glob("egf_db_*.txt"))
-    ]
-    cases = []
+def bracketing_files() -> list[tuple[Path, Path, Path]]:
+    """(table, earlier snapshot, later snapshot) for every table some consecutive pair of
+    snapshots brackets (the later one is the first list showing it)."""
+    paths = sorted((EGD_DIR / "ratinglists").glob("egf_db_*.txt"))
+    snapshots = [read_rating_list(p) for p in paths]
+    found = []
     for path in sorted((EGD_DIR / "tables").glob("*.txt")):
         table = read_table(path)
         if table.klass not in ("A", "B", "C") or not table.end_date:
@@ -210,5 +210,13 @@ def load_cases() -> list[Case]:
         ]
         if showing and showing[0] > 0:
             first = showing[0]
-            cases.append(build_case(table, snapshots[first - 1], snapshots[first]))
-    return cases
+            found.append((path, paths[first - 1], paths[first]))
+    return found
+
+
+def load_cases() -> list[Case]:
+    """Every table some consecutive pair of snapshots brackets (the first list showing it)."""
+    return [
+        build_case(read_table(table), read_rating_list(earlier), read_rating_list(later))
+        for table, earlier, later in bracketing_files()
+    ]

@@ -27,3 +27,31 @@ def test_bench_one_system() -> None:
     with contextlib.redirect_stdout(out):
         main(["bench", "--system", "egf", "--tournaments", "2", "--games", "20", "--players", "10"])
     assert [line.split()[0] for line in out.getvalue().splitlines()[2:]] == ["egf"]
+
+
+def test_realistic_shape_is_swiss_like() -> None:
+    import random
+
+    from ratings.systems.bench import _players, realistic_year
+
+    rng = random.Random(3)
+    pool = _players(1000, rng)
+    year = realistic_year(3000, pool, rng)
+    assert sum(len(pairs) for rounds in year for pairs in rounds) >= 3000
+    for rounds in year:
+        entrants = {p for game in rounds[0] for p in game[:2]}
+        assert 40 <= len(entrants) <= 200 and 5 <= len(rounds) <= 7
+        met = set()
+        for pairs in rounds:  # everyone plays once in every round, never the same opponent twice
+            assert sorted(p for game in pairs for p in game[:2]) == sorted(entrants)
+            for white, black, _, handicap in pairs:
+                assert frozenset((white, black)) not in met and handicap == 0
+                met.add(frozenset((white, black)))
+    # Rating-ordered pairings: opponents are close in strength, far closer than at random.
+    gaps = [
+        abs(pool[white].strength - pool[black].strength)
+        for rounds in year
+        for pairs in rounds
+        for white, black, _, _ in pairs
+    ]
+    assert sorted(gaps)[len(gaps) // 2] < 100

@@ -109,9 +109,12 @@ def test_no_lowering_after_event_when_older_than_60() -> None:
 
 
 def test_protected_age_boundary() -> None:
+    # ufgo.md B9 (issue 20): protected from the day after the 60th birthday.
     born = dt.date(1960, 5, 20)
-    assert not is_protected(born, dt.date(2021, 5, 19))  # 60
-    assert is_protected(born, dt.date(2021, 5, 20))  # 61st birthday
+    assert not is_protected(born, dt.date(2020, 5, 19))  # 59
+    assert not is_protected(born, dt.date(2020, 5, 20))  # the 60th birthday itself
+    assert is_protected(born, dt.date(2020, 5, 21))  # the day after
+    assert is_protected(born, dt.date(2021, 5, 20))
     assert not is_protected(None, dt.date(2021, 5, 20))
 
 

@@ -45,7 +45,7 @@ def test_form_suggests_class_and_explains(client, setup):  # noqa: F811
     url = reverse("manage_time_control")
     html = client.get(url, {"basic_time_minutes": 60, "overtime_kind": "byoyomi",
                             "overtime_seconds": 30}).content.decode()  # fmt: skip
-    assert 'data-egf-class="A"' in html and "Adjusted time 82 min" in html
+    assert 'data-egf-class="A"' in html and "Adjusted time 82.5 min" in html
     assert "60 minutes of basic time: UFGO rates every player." in html
     html = client.get(url, {"basic_time_minutes": 50, "overtime_kind": "fischer",
                             "overtime_seconds": 10}).content.decode()  # fmt: skip

@@ -43,6 +43,7 @@ def _pages(s: Setup) -> list[tuple[str, str, set[str]]]:
         ("manage_round", reverse("manage_round", args=[d, 1]), CLUB_ADMINS),
         ("referee_queue", reverse("referee_queue"), REFEREES),
         ("referee_review", reverse("referee_review", args=[t]), REFEREES),
+        ("list_baseline", reverse("list_baseline", args=[s.rating_list.slug]), REFEREES),
     ]
 
 

@@ -23,7 +23,7 @@ def shown_names(html: str) -> list[str]:
 
 
 def csv_rows(response) -> list[list[str]]:  # noqa: ANN001
-    return list(csv.reader(io.StringIO(response.content.decode())))
+    return list(csv.reader(io.StringIO(response.content.decode("utf-8-sig"))))  # BOM (issue 16)
 
 
 def test_lists_page_shows_every_list(client, world):

@@ -13,7 +13,8 @@ from dataclasses import dataclass, replace
 from pathlib import PurePath
 
 from tournaments.formats import csv_games, egd, json_format, trf
-from tournaments.formats.model import FormatError, Problem, ResultsFile
+from tournaments.formats.bounds import check_sizes
+from tournaments.formats.model import FormatError, Problem, ResultsFile, gettext_noop
 
 MAX_UPLOAD_BYTES = 2 * 1024 * 1024  # 2 MiB: the largest real tables are ~30 kB
 
@@ -60,7 +61,17 @@ def _format(fmt: str) -> Format:
     code = ALIASES.get(fmt.lower(), fmt.lower())
     if code not in FORMATS:
         known = ", ".join(FORMATS)
-        raise FormatError([Problem(None, None, f"Unknown file format {fmt!r}; known: {known}.")])
+        raise FormatError(
+            [
+                Problem.of(
+                    None,
+                    None,
+                    gettext_noop("Unknown file format %(fmt)r; known: %(known)s."),
+                    fmt=fmt,
+                    known=known,
+                )
+            ]
+        )
     return FORMATS[code]
 
 
@@ -99,24 +110,33 @@ def parse(
     if len(data) > max_bytes:
         raise FormatError(
             [
-                Problem(
-                    None, None, f"The file is larger than {size_text(max_bytes)}; it was not read."
+                Problem.of(
+                    None,
+                    None,
+                    gettext_noop("The file is larger than %(size_text)s; it was not read."),
+                    size_text=size_text(max_bytes),
                 )
             ]
         )
     code = fmt or (guess_format(filename) if filename else None)
     if code is None:
-        raise FormatError([Problem(None, None, "Please say which format the file is in.")])
+        raise FormatError(
+            [Problem.of(None, None, gettext_noop("Please say which format the file is in."))]
+        )
     spec = _format(code)
     text, encoding = _decode(data, spec)
     results = spec.parse(text, filename)
+    check_sizes(results)
     if encoding == "utf-8":
         return results
-    note = Problem(
+    note = Problem.of(
         None,
         None,
-        f"The file is not UTF-8; it was read as {encoding}. Please check the names in the preview.",
+        gettext_noop(
+            "The file is not UTF-8; it was read as %(encoding)s. Please check the names in the preview."
+        ),
         "warning",
+        encoding=encoding,
     )
     return replace(results, warnings=(note, *results.warnings))
 
@@ -132,7 +152,11 @@ def _decode(data: bytes, spec: Format) -> tuple[str, str]:
                 continue
         line = data[: error.start].count(b"\n") + 1
         raise FormatError(
-            [Problem(line, None, "The file is not UTF-8 text; please save it as UTF-8.")]
+            [
+                Problem.of(
+                    line, None, gettext_noop("The file is not UTF-8 text; please save it as UTF-8.")
+                )
+            ]
         ) from None
 
 

@@ -11,6 +11,7 @@ import csv
 import io
 from collections import Counter
 
+from tournaments.formats.bounds import MAX_ROUNDS, file_int
 from tournaments.formats.model import (
     FileGame,
     FilePlayer,
@@ -18,6 +19,7 @@ from tournaments.formats.model import (
     ProblemLog,
     ResultsFile,
     TournamentDetails,
+    gettext_noop,
 )
 
 REQUIRED_COLUMNS = ("round", "white", "black", "result")
@@ -53,15 +55,24 @@ def parse(text: str, filename: str | None = None) -> ResultsFile:
                 players.setdefault(key, FilePlayer(key=key, line=line))
                 first = seats.setdefault((game.round, key), line)
                 if first != line:
-                    log.error(line, f"{key!r} already plays in round {game.round} (line {first}).")
+                    log.error(
+                        line,
+                        gettext_noop("%(key)r already plays in round %(round)s (line %(first)s)."),
+                        key=key,
+                        round=game.round,
+                        first=first,
+                    )
             games.append(game)
     except csv.Error as error:
-        log.error(reader.line_num, f"The CSV cannot be read: {error}.")
+        log.error(reader.line_num, gettext_noop("The CSV cannot be read: %(error)s."), error=error)
     if columns is not None and not games and not log.has_errors:
-        log.error(None, "The file has a header but no games.")
+        log.error(None, gettext_noop("The file has a header but no games."))
     if columns is None and not log.has_errors:
         log.error(
-            None, "The file is empty: expected the header round,white,black,result[,handicap]."
+            None,
+            gettext_noop(
+                "The file is empty: expected the header round,white,black,result[,handicap]."
+            ),
         )
     log.raise_if_errors()
     rounds = max(g.round for g in games)
@@ -79,16 +90,22 @@ def _read_header(row: list[str], line: int, log: ProblemLog) -> dict[str, int] |
     if missing:
         log.error(
             line,
-            f"The first line must name the columns round,white,black,result[,handicap]; "
-            f"missing: {', '.join(missing)}.",
+            gettext_noop(
+                "The first line must name the columns round,white,black,result[,handicap]; missing: %(join)s."
+            ),
+            join=", ".join(missing),
         )
         return None
     for name in names:
         if name not in REQUIRED_COLUMNS + OPTIONAL_COLUMNS:
-            log.warn(line, f"The column {name!r} is not used and was ignored.")
+            log.warn(
+                line, gettext_noop("The column %(name)r is not used and was ignored."), name=name
+            )
     repeated = [name for name, count in Counter(names).items() if count > 1]
     if repeated:
-        log.error(line, f"The column {repeated[0]!r} appears twice.")
+        log.error(
+            line, gettext_noop("The column %(repeated)r appears twice."), repeated=repeated[0]
+        )
         return None
     return {name: index for index, name in enumerate(names)}
 
@@ -103,26 +120,41 @@ def _read_row(
     errors_before = log.error_count
     round_text, white, black = cell("round"), cell("white"), cell("black")
     result_text, handicap_text = cell("result").lower(), cell("handicap")
-    if not round_text.isdigit() or int(round_text) == 0:
-        log.error(line, f"The round {round_text!r} is not a whole number from 1 up.")
+    round_number = file_int(round_text, minimum=1, maximum=MAX_ROUNDS)
+    if round_number is None:
+        log.error(
+            line,
+            gettext_noop("The round %(round_text)r is not a whole number from 1 to %(max)s."),
+            round_text=round_text,
+            max=MAX_ROUNDS,
+        )
     if not white or not black:
-        log.error(line, "Both players, white and black, must be given.")
+        log.error(line, gettext_noop("Both players, white and black, must be given."))
     elif white == black:
-        log.error(line, f"{white!r} cannot play himself.")
+        log.error(line, gettext_noop("%(white)r cannot play himself."), white=white)
     if result_text not in RESULTS:
-        log.error(line, f"The result {cell('result')!r} must be white, black or draw.")
+        log.error(
+            line,
+            gettext_noop("The result %(cell)r must be white, black or draw."),
+            cell=cell("result"),
+        )
     handicap = 0
     if handicap_text:
-        if not handicap_text.isdigit() or int(handicap_text) > MAX_HANDICAP:
-            log.error(line, f"The handicap {handicap_text!r} must be a whole number from 0 to 9.")
+        read = file_int(handicap_text, minimum=0, maximum=MAX_HANDICAP)
+        if read is None:
+            log.error(
+                line,
+                gettext_noop("The handicap %(handicap_text)r must be a whole number from 0 to 9."),
+                handicap_text=handicap_text,
+            )
         else:
-            handicap = int(handicap_text)
-    if log.error_count > errors_before:
+            handicap = read
+    if log.error_count > errors_before or round_number is None:
         return None
     result: GameResult = (
         "white" if result_text == "white" else "black" if result_text == "black" else "draw"
     )
-    return FileGame(int(round_text), white, black, result, handicap, line=line)
+    return FileGame(round_number, white, black, result, handicap, line=line)
 
 
 def write(results: ResultsFile) -> str:

@@ -19,6 +19,7 @@ from pathlib import PurePath
 from typing import NamedTuple
 
 from ratings.systems.grades import Grade
+from tournaments.formats.bounds import file_int, is_ascii_number
 from tournaments.formats.model import (
     FileBye,
     FileGame,
@@ -30,6 +31,7 @@ from tournaments.formats.model import (
     ResultsFile,
     TimeControl,
     TournamentDetails,
+    gettext_noop,
 )
 
 KNOWN_TAGS = ("TC", "CL", "EV", "PC", "DT", "HA", "KM", "TM", "CM")
@@ -97,7 +99,10 @@ def parse(text: str, filename: str | None = None) -> ResultsFile:
         if row is not None:
             rows.append(row)
     if not rows and not log.has_errors:
-        log.error(None, "The file has no player lines: is it really an EGD tournament table?")
+        log.error(
+            None,
+            gettext_noop("The file has no player lines: is it really an EGD tournament table?"),
+        )
     details = _read_details(tags, comments, filename, log)
     _check_rows(rows, log)
     log.raise_if_errors()
@@ -130,7 +135,11 @@ def _read_tags(
         elif code in KNOWN_TAGS:
             tags[code] = (line, value)
         else:
-            log.warn(line, f"The header tag {code}[…] is not known and was ignored.")
+            log.warn(
+                line,
+                gettext_noop("The header tag %(code)s[…] is not known and was ignored."),
+                code=code,
+            )
 
 
 def _read_details(
@@ -184,14 +193,23 @@ def _read_dates(
             dates.append(dt.date.fromisoformat(part))
         except ValueError:
             log.warn(
-                line, f"The date {part!r} in DT[…] is not a date like 2024-05-01; it was ignored."
+                line,
+                gettext_noop(
+                    "The date %(part)r in DT[…] is not a date like 2024-05-01; it was ignored."
+                ),
+                part=part,
             )
             dates.append(None)
     start = dates[0]
     end = dates[1] if len(dates) > 1 else start
     if start and end and end < start:
         log.warn(
-            line, f"The tournament ends ({end}) before it starts ({start}); please check DT[…]."
+            line,
+            gettext_noop(
+                "The tournament ends (%(end)s) before it starts (%(start)s); please check DT[…]."
+            ),
+            end=end,
+            start=start,
         )
     return start, end
 
@@ -202,11 +220,18 @@ def _read_class(line: int | None, value: str, log: ProblemLog) -> str | None:
     klass = value.upper()
     if klass in UNRATED_CLASSES:
         log.warn(
-            line, f"Class {klass} marks {UNRATED_CLASSES[klass]}: it is imported as not rated."
+            line,
+            gettext_noop("Class %(klass)s marks %(UNRATED_CLASSES)s: it is imported as not rated."),
+            klass=klass,
+            UNRATED_CLASSES=UNRATED_CLASSES[klass],
         )
     elif klass not in RATED_CLASSES:
         log.warn(
-            line, f"The class {value!r} is not one of A, B, C, D, X; it is imported as not rated."
+            line,
+            gettext_noop(
+                "The class %(value)r is not one of A, B, C, D, X; it is imported as not rated."
+            ),
+            value=value,
         )
     return klass
 
@@ -218,7 +243,13 @@ def _read_rule(line: int | None, value: str, filename: str | None, log: ProblemL
         if match:
             from_header = int(match.group(1))
         else:
-            log.warn(line, f"The handicap rule HA[{value}] is not like h9 or h2; it was ignored.")
+            log.warn(
+                line,
+                gettext_noop(
+                    "The handicap rule HA[%(value)s] is not like h9 or h2; it was ignored."
+                ),
+                value=value,
+            )
     from_name: int | None = None
     if filename:
         match = _RULE_IN_FILENAME.search(PurePath(filename).name)
@@ -227,8 +258,11 @@ def _read_rule(line: int | None, value: str, filename: str | None, log: ProblemL
     if from_header is not None and from_name is not None and from_header != from_name:
         log.warn(
             line,
-            f"The header says HA[h{from_header}] but the file name says .h{from_name}; "
-            f"the header's h{from_header} is used.",
+            gettext_noop(
+                "The header says HA[h%(from_header)s] but the file name says .h%(from_name)s; the header's h%(from_header)s is used."
+            ),
+            from_header=from_header,
+            from_name=from_name,
         )
     return from_header if from_header is not None else from_name
 
@@ -239,7 +273,12 @@ def _read_number(line: int | None, value: str, what: str, log: ProblemLog) -> fl
     try:
         return float(value.replace(",", "."))
     except ValueError:
-        log.warn(line, f"The {what} {value!r} is not a number; it was ignored.")
+        log.warn(
+            line,
+            gettext_noop("The %(what)s %(value)r is not a number; it was ignored."),
+            what=what,
+            value=value,
+        )
         return None
 
 
@@ -252,20 +291,25 @@ def _read_player_line(content: str, line: int, log: ProblemLog) -> _Row | None:
     body, bar, pin_text = content.partition("|")
     tokens = body.split()
     if not tokens:
-        log.error(line, "This line has an EGD number but no player.")
+        log.error(line, gettext_noop("This line has an EGD number but no player."))
         return None
-    if not tokens[0].isdigit() or int(tokens[0]) == 0:
+    place = file_int(tokens[0], minimum=1)
+    if place is None:
         log.error(
-            line, f"A player line must start with the player's place number, not {tokens[0]!r}."
+            line,
+            gettext_noop(
+                "A player line must start with the player's place number, not %(tokens)r."
+            ),
+            tokens=tokens[0],
         )
         return None
-    place = int(tokens[0])
     at = _find_grade(tokens)
     if at is None:
         log.error(
             line,
-            "Could not find the grade and country after the name "
-            "(expected something like 'Smith John 5k GB Lond').",
+            gettext_noop(
+                "Could not find the grade and country after the name (expected something like 'Smith John 5k GB Lond')."
+            ),
         )
         return None
     grade = _read_grade(tokens[at], line, log)
@@ -309,11 +353,20 @@ def _read_grade(token: str, line: int, log: ProblemLog) -> Grade | None:
     text = token
     if _BARE_GRADE.match(token):
         text = token + "k"
-        log.warn(line, f"The grade {token!r} has no k/d/p; it was read as {text}.")
+        log.warn(
+            line,
+            gettext_noop("The grade %(token)r has no k/d/p; it was read as %(text)s."),
+            token=token,
+            text=text,
+        )
     try:
         return Grade.parse(text)
     except ValueError:
-        log.error(line, f"{token!r} is not a grade (30k to 1k, 1d to 9d, 1p to 9p).")
+        log.error(
+            line,
+            gettext_noop("%(token)r is not a grade (30k to 1k, 1d to 9d, 1p to 9p)."),
+            token=token,
+        )
         return None
 
 
@@ -326,7 +379,12 @@ def _read_entries(tokens: list[str], line: int, log: ProblemLog) -> list[_Entry]
     matches = [_ENTRY.match(token) for token in tokens]
     for token, match in zip(tokens, matches, strict=True):
         if match is None and _LOOKS_LIKE_ENTRY.search(token):
-            log.error(line, f"{token!r} is not a round result ({_ENTRY_HELP}).")
+            log.error(
+                line,
+                gettext_noop("%(token)r is not a round result (%(ENTRY_HELP)s)."),
+                token=token,
+                ENTRY_HELP=_ENTRY_HELP,
+            )
     best = (0, 0)
     start = 0
     for end in range(len(tokens) + 1):
@@ -336,7 +394,13 @@ def _read_entries(tokens: list[str], line: int, log: ProblemLog) -> list[_Entry]
             best = (start, end)
         start = end + 1
     if best[1] - best[0] > MAX_ROUNDS:
-        log.error(line, f"This line has more than {MAX_ROUNDS} round results; is it an EGD table?")
+        log.error(
+            line,
+            gettext_noop(
+                "This line has more than %(MAX_ROUNDS)s round results; is it an EGD table?"
+            ),
+            MAX_ROUNDS=MAX_ROUNDS,
+        )
         return []
     entries: list[_Entry] = []
     for match in matches[best[0] : best[1]]:
@@ -352,14 +416,31 @@ def _read_entry(match: re.Match[str], line: int, log: ProblemLog) -> _Entry | No
     token = match.group(0)
     forfeit = forfeit_mark is not None
     if colour and not slash and not forfeit:
-        log.error(line, f"{token!r}: the colour must follow a '/' ({_ENTRY_HELP}).")
+        log.error(
+            line,
+            gettext_noop("%(token)r: the colour must follow a '/' (%(ENTRY_HELP)s)."),
+            token=token,
+            ENTRY_HELP=_ENTRY_HELP,
+        )
         return None
     handicap = int(handicap_text) if handicap_text is not None else None
     if handicap is not None and handicap > MAX_HANDICAP:
-        log.error(line, f"{token!r}: a handicap of {handicap} stones is more than {MAX_HANDICAP}.")
+        log.error(
+            line,
+            gettext_noop(
+                "%(token)r: a handicap of %(handicap)s stones is more than %(MAX_HANDICAP)s."
+            ),
+            token=token,
+            handicap=handicap,
+            MAX_HANDICAP=MAX_HANDICAP,
+        )
         return None
     if forfeit and symbol == "=" and opponent != "0":
-        log.error(line, f"{token!r}: a game cannot end in jigo by default ('!').")
+        log.error(
+            line,
+            gettext_noop("%(token)r: a game cannot end in jigo by default ('!')."),
+            token=token,
+        )
         return None
     return _Entry(
         int(opponent), symbol, forfeit, colour.lower() if colour else None, handicap, token
@@ -370,7 +451,11 @@ def _read_pin(text: str, line: int, log: ProblemLog) -> str | None:
     if not text:
         return None
     if not _PIN.match(text):
-        log.error(line, f"The EGD number after '|' must have 8 digits, not {text!r}.")
+        log.error(
+            line,
+            gettext_noop("The EGD number after '|' must have 8 digits, not %(text)r."),
+            text=text,
+        )
         return None
     return text
 
@@ -381,8 +466,11 @@ def _check_rows(rows: list[_Row], log: ProblemLog) -> None:
         if row.place in seen:
             log.error(
                 row.line,
-                f"Place number {row.place} is used twice (also on line {seen[row.place]}); "
-                "opponents could not be told apart.",
+                gettext_noop(
+                    "Place number %(place)s is used twice (also on line %(seen)s); opponents could not be told apart."
+                ),
+                place=row.place,
+                seen=seen[row.place],
             )
         else:
             seen[row.place] = row.line
@@ -391,14 +479,17 @@ def _check_rows(rows: list[_Row], log: ProblemLog) -> None:
     counts = Counter(len(row.entries) for row in rows)
     usual, _ = counts.most_common(1)[0]
     if usual == 0:
-        log.error(rows[0].line, "No round results were found on the player lines.")
+        log.error(rows[0].line, gettext_noop("No round results were found on the player lines."))
         return
     for row in rows:
         if len(row.entries) != usual and not row.entries_broken:
             log.error(
                 row.line,
-                f"This line has {len(row.entries)} round results, but the other lines have {usual}; "
-                "every player needs one result per round (0- for a round not played).",
+                gettext_noop(
+                    "This line has %(len)s round results, but the other lines have %(usual)s; every player needs one result per round (0- for a round not played)."
+                ),
+                len=len(row.entries),
+                usual=usual,
             )
 
 
@@ -438,28 +529,57 @@ def _pair_one(
     log: ProblemLog,
 ) -> FileGame | None:
     """Check one entry against its opponent's; build the game once, from the earlier line."""
-    where = f"Round {round_number}, '{entry.text}'"
     if entry.opponent == row.place:
-        log.error(row.line, f"{where}: player {row.place} cannot play himself.")
+        log.error(
+            row.line,
+            gettext_noop("Round %(round)s, '%(entry)s': player %(place)s cannot play himself."),
+            round=round_number,
+            entry=entry.text,
+            place=row.place,
+        )
         return None
     other = by_place.get(entry.opponent)
     if other is None:
-        log.error(row.line, f"{where}: there is no player with place number {entry.opponent}.")
+        log.error(
+            row.line,
+            gettext_noop(
+                "Round %(round)s, '%(entry)s': there is no player with place number %(opponent)s."
+            ),
+            round=round_number,
+            entry=entry.text,
+            opponent=entry.opponent,
+        )
         return None
     answer = other.entries[round_number - 1]
     if answer.opponent != row.place:
         log.error(
             row.line,
-            f"{where}: player {other.place} (line {other.line}) has '{answer.text}' in that round, "
-            f"not a game against {row.place}.",
+            gettext_noop(
+                "Round %(round)s, '%(entry)s': player %(place)s (line %(other_line)s) has '%(text)s' in that round, not a game against %(place2)s."
+            ),
+            round=round_number,
+            entry=entry.text,
+            place=other.place,
+            other_line=other.line,
+            text=answer.text,
+            place2=row.place,
         )
         return None
     if other.line < row.line:
         return None  # built when the earlier line was read
-    both = f"{where} and '{answer.text}' of player {other.place} (line {other.line})"
     result = _agreed_result(entry, answer)
     if result is None:
-        log.error(row.line, f"{both} do not agree on who won.")
+        log.error(
+            row.line,
+            gettext_noop(
+                "Round %(round)s, '%(entry)s' and '%(answer)s' of player %(place)s (line %(other_line)s) do not agree on who won."
+            ),
+            round=round_number,
+            entry=entry.text,
+            answer=answer.text,
+            place=other.place,
+            other_line=other.line,
+        )
         return None
     # An entry without a number means the handicap rule's value (formats.md §1), so a
     # number on one side only must agree with what the rule gives for the other.
@@ -467,15 +587,45 @@ def _pair_one(
     mine = entry.handicap if entry.handicap is not None else implied
     theirs = answer.handicap if answer.handicap is not None else implied
     if mine != theirs:
-        log.error(row.line, f"{both} give different handicaps.")
+        log.error(
+            row.line,
+            gettext_noop(
+                "Round %(round)s, '%(entry)s' and '%(answer)s' of player %(place)s (line %(other_line)s) give different handicaps."
+            ),
+            round=round_number,
+            entry=entry.text,
+            answer=answer.text,
+            place=other.place,
+            other_line=other.line,
+        )
         return None
     game = _build_game(row, other, entry, answer, result, round_number, rule)
     if entry.colour and answer.colour and entry.colour == answer.colour:
         if game.handicap > 0:
-            log.error(row.line, f"{both} give both players the same colour in a handicap game.")
+            log.error(
+                row.line,
+                gettext_noop(
+                    "Round %(round)s, '%(entry)s' and '%(answer)s' of player %(place)s (line %(other_line)s) give both players the same colour in a handicap game."
+                ),
+                round=round_number,
+                entry=entry.text,
+                answer=answer.text,
+                place=other.place,
+                other_line=other.line,
+            )
             return None
         # Real tables carry this slip; in an even game the colour does not change the rating.
-        log.warn(row.line, f"{both} give both players the same colour; the colours are ignored.")
+        log.warn(
+            row.line,
+            gettext_noop(
+                "Round %(round)s, '%(entry)s' and '%(answer)s' of player %(place)s (line %(other_line)s) give both players the same colour; the colours are ignored."
+            ),
+            round=round_number,
+            entry=entry.text,
+            answer=answer.text,
+            place=other.place,
+            other_line=other.line,
+        )
         game = replace(
             game,
             colours_known=False,
@@ -565,7 +715,13 @@ def write(results: ResultsFile) -> str:
     """The table as EGD text; raises `FormatError` if a player lacks what EGD requires."""
     places = _places(results)
     problems = [
-        Problem(None, None, f"Player {p.name!r} has no {what}; the EGD format needs one.")
+        Problem.of(
+            None,
+            None,
+            gettext_noop("Player %(name)r has no %(what)s; the EGD format needs one."),
+            name=p.name,
+            what=what,
+        )
         for p in results.players
         for what, value in (("grade", p.grade), ("two-letter country", p.country))
         if not value or (what != "grade" and not _COUNTRY.match(value))
@@ -606,7 +762,9 @@ def write(results: ResultsFile) -> str:
 def _places(results: ResultsFile) -> dict[str, int]:
     """Keep the file's keys where they are distinct place numbers, else number players in order."""
     keys = [p.key for p in results.players]
-    if all(k.isdigit() and int(k) > 0 for k in keys) and len({int(k) for k in keys}) == len(keys):
+    if all(is_ascii_number(k, max_digits=9) and int(k) > 0 for k in keys) and len(
+        {int(k) for k in keys}
+    ) == len(keys):
         return {k: int(k) for k in keys}
     return {k: i for i, k in enumerate(keys, start=1)}
 
@@ -674,3 +832,7 @@ def _game_entry(key: str, game: FileGame, places: dict[str, int]) -> str:
     if game.colours_known:
         colour = f"/{'w' if key == game.white else 'b'}{game.handicap}"
     return f"{places[opponent]}{symbol}{forfeit}{colour}"
+
+
+# The round form and the referee's review check entered games against the rule with this.
+rule_handicap = _rule_handicap

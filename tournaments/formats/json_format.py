@@ -19,6 +19,8 @@ from dataclasses import replace
 from typing import Any
 
 from ratings.systems.grades import Grade
+from tournaments.formats.bounds import MAX_KEY_NUMBER as MAX_WHOLE
+from tournaments.formats.bounds import MAX_ROUNDS
 from tournaments.formats.model import (
     FileGame,
     FilePlayer,
@@ -27,6 +29,7 @@ from tournaments.formats.model import (
     ResultsFile,
     TimeControl,
     TournamentDetails,
+    gettext_noop,
 )
 
 TOP_FIELDS = ("system", "params", "event", "players", "games")
@@ -59,16 +62,21 @@ class _Reader:
     def __init__(self, log: ProblemLog) -> None:
         self.log = log
 
-    def error(self, path: str, message: str) -> None:
-        self.log.error(None, f"{path}: {message}")
+    def error(self, path: str, template: str, **params: Any) -> None:
+        """An error at `path` (e.g. games[3].handicap); `template` takes `params`."""
+        self.log.error(None, template, where=path, **params)
 
     def object(self, value: Any, path: str, fields: tuple[str, ...]) -> Mapping[str, Any]:
         if not isinstance(value, dict):
-            self.error(path, "must be an object { … }.")
+            self.error(path, gettext_noop("must be an object { … }."))
             return {}
         for name in value:
             if name not in fields:
-                self.log.warn(None, f"{path}.{name}: this field is not known and was ignored.")
+                self.log.warn(
+                    None,
+                    gettext_noop("this field is not known and was ignored."),
+                    where=f"{path}.{name}",
+                )
         return value
 
     def text(self, data: Mapping[str, Any], name: str, path: str) -> str | None:
@@ -76,7 +84,7 @@ class _Reader:
         if value is None:
             return None
         if not isinstance(value, str):
-            self.error(f"{path}.{name}", "must be text.")
+            self.error(f"{path}.{name}", gettext_noop("must be text."))
             return None
         return value
 
@@ -87,7 +95,11 @@ class _Reader:
         try:
             return dt.date.fromisoformat(value)
         except ValueError:
-            self.error(f"{path}.{name}", f"{value!r} is not a date like 2024-05-01.")
+            self.error(
+                f"{path}.{name}",
+                gettext_noop("%(value)r is not a date like 2024-05-01."),
+                value=value,
+            )
             return None
 
     def number(self, data: Mapping[str, Any], name: str, path: str) -> float | None:
@@ -99,16 +111,23 @@ class _Reader:
             or not isinstance(value, int | float)
             or not math.isfinite(value)
         ):
-            self.error(f"{path}.{name}", f"{value!r} is not a number.")
+            self.error(f"{path}.{name}", gettext_noop("%(value)r is not a number."), value=value)
             return None
         return value
 
-    def whole(self, data: Mapping[str, Any], name: str, path: str, low: int = 0) -> int | None:
+    def whole(
+        self, data: Mapping[str, Any], name: str, path: str, low: int = 0, high: int = MAX_WHOLE
+    ) -> int | None:
         value = data.get(name)
         if value is None:
             return None
-        if isinstance(value, bool) or not isinstance(value, int) or value < low:
-            self.error(f"{path}.{name}", f"must be a whole number from {low} up.")
+        if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:
+            self.error(
+                f"{path}.{name}",
+                gettext_noop("must be a whole number from %(low)s to %(high)s."),
+                low=low,
+                high=high,
+            )
             return None
         return value
 
@@ -120,7 +139,9 @@ class _Reader:
             return str(Grade.parse(value))
         except ValueError:
             self.error(
-                f"{path}.{name}", f"{value!r} is not a grade (30k to 1k, 1d to 9d, 1p to 9p)."
+                f"{path}.{name}",
+                gettext_noop("%(value)r is not a grade (30k to 1k, 1d to 9d, 1p to 9p)."),
+                value=value,
             )
             return None
 
@@ -131,10 +152,15 @@ def parse(text: str, filename: str | None = None) -> ResultsFile:
     try:
         data = json.loads(text)
     except json.JSONDecodeError as error:
-        log.error(error.lineno, f"This is not valid JSON: {error.msg}.", error.colno)
+        log.error(
+            error.lineno,
+            gettext_noop("This is not valid JSON: %(msg)s."),
+            error.colno,
+            msg=error.msg,
+        )
         log.raise_if_errors()
     except RecursionError:
-        log.error(None, "The JSON is nested too deeply.")
+        log.error(None, gettext_noop("The JSON is nested too deeply."))
         log.raise_if_errors()
     read = _Reader(log)
     top = read.object(data, "file", TOP_FIELDS)
@@ -151,25 +177,40 @@ def _read_event(top: Mapping[str, Any], read: _Reader) -> TournamentDetails:
     system = read.text(top, "system", "file")
     params = top.get("params") or {}
     if not isinstance(params, dict):
-        read.error("params", "must be an object { … }.")
+        read.error("params", gettext_noop("must be an object { … }."))
         params = {}
     if "event" not in top:
-        read.error("event", "is missing.")
+        read.error("event", gettext_noop("is missing."))
     event = read.object(top.get("event", {}), "event", EVENT_FIELDS)
     if event and "date" not in event:
-        read.error("event.date", "is missing: the day the event ended, like 2024-05-01.")
+        read.error(
+            "event.date", gettext_noop("is missing: the day the event ended, like 2024-05-01.")
+        )
     klass = read.text(event, "class", "event")
     if klass is not None and klass not in CLASSES:
-        read.error("event.class", f"{klass!r} is not one of A, B, C (or D, X for unrated).")
+        read.error(
+            "event.class",
+            gettext_noop("%(klass)r is not one of A, B, C (or D, X for unrated)."),
+            klass=klass,
+        )
     elif klass in ("D", "X"):
-        read.log.warn(None, f"event.class: class {klass} is imported as not rated.")
+        read.log.warn(
+            None,
+            gettext_noop("class %(klass)s is imported as not rated."),
+            where="event.class",
+            klass=klass,
+        )
     board = event.get("board")
     if board is not None and (isinstance(board, bool) or board not in BOARDS):
-        read.error("event.board", f"{board!r} is not a board size of 19, 13 or 9.")
+        read.error(
+            "event.board",
+            gettext_noop("%(board)r is not a board size of 19, 13 or 9."),
+            board=board,
+        )
         board = None
     official = event.get("official")
     if official is not None and not isinstance(official, bool):
-        read.error("event.official", "must be true or false.")
+        read.error("event.official", gettext_noop("must be true or false."))
         official = None
     return TournamentDetails(
         name=read.text(event, "name", "event") or "",
@@ -211,7 +252,7 @@ def _player_id(value: Any) -> str | None:
 
 def _read_players(value: Any, read: _Reader) -> list[FilePlayer]:
     if not isinstance(value, list) or not value:
-        read.error("players", "must be a non-empty list of players.")
+        read.error("players", gettext_noop("must be a non-empty list of players."))
         return []
     players: list[FilePlayer] = []
     seen: set[str] = set()
@@ -220,10 +261,12 @@ def _read_players(value: Any, read: _Reader) -> list[FilePlayer]:
         data = read.object(item, path, PLAYER_FIELDS)
         key = _player_id(data.get("id"))
         if key is None:
-            read.error(f"{path}.id", "each player needs an id (text or a whole number).")
+            read.error(
+                f"{path}.id", gettext_noop("each player needs an id (text or a whole number).")
+            )
             continue
         if key in seen:
-            read.error(f"{path}.id", f"the id {key!r} is used twice.")
+            read.error(f"{path}.id", gettext_noop("the id %(key)r is used twice."), key=key)
             continue
         seen.add(key)
         players.append(
@@ -247,7 +290,7 @@ def _read_games(value: Any, keys: set[str], read: _Reader) -> list[FileGame]:
     if value is None:
         return []
     if not isinstance(value, list):
-        read.error("games", "must be a list of games.")
+        read.error("games", gettext_noop("must be a list of games."))
         return []
     games: list[FileGame] = []
     seats: dict[tuple[int, str], int] = {}
@@ -255,30 +298,51 @@ def _read_games(value: Any, keys: set[str], read: _Reader) -> list[FileGame]:
         path = f"games[{index}]"
         data = read.object(item, path, GAME_FIELDS)
         errors_before = read.log.error_count
-        round_number = read.whole(data, "round", path, low=1)
+        round_number = read.whole(data, "round", path, low=1, high=MAX_ROUNDS)
         if "round" not in data:
-            read.error(f"{path}.round", "is missing.")
+            read.error(f"{path}.round", gettext_noop("is missing."))
         sides = {}
         for side in ("white", "black"):
             key = _player_id(data.get(side))
             if key is None or key not in keys:
-                read.error(f"{path}.{side}", f"unknown player id {data.get(side)!r}.")
+                read.error(
+                    f"{path}.{side}",
+                    gettext_noop("unknown player id %(value)r."),
+                    value=data.get(side),
+                )
             sides[side] = key or ""
         if sides["white"] and sides["white"] == sides["black"]:
-            read.error(path, f"player {sides['white']!r} cannot play himself.")
+            read.error(
+                path, gettext_noop("player %(sides)r cannot play himself."), sides=sides["white"]
+            )
         result = data.get("result")
         if result not in RESULTS:
-            read.error(f"{path}.result", f"{result!r} must be white, black or draw.")
+            read.error(
+                f"{path}.result",
+                gettext_noop("%(result)r must be white, black or draw."),
+                result=result,
+            )
         handicap = read.whole(data, "handicap", path) or 0
         if handicap > MAX_HANDICAP:
-            read.error(f"{path}.handicap", f"{handicap} stones is more than {MAX_HANDICAP}.")
+            read.error(
+                f"{path}.handicap",
+                gettext_noop("%(handicap)s stones is more than %(MAX_HANDICAP)s."),
+                handicap=handicap,
+                MAX_HANDICAP=MAX_HANDICAP,
+            )
         if read.log.error_count > errors_before or round_number is None:
             continue
         for key in sides.values():
             first = seats.setdefault((round_number, key), index)
             if first != index:
                 read.error(
-                    path, f"player {key!r} already plays in round {round_number} (games[{first}])."
+                    path,
+                    gettext_noop(
+                        "player %(key)r already plays in round %(round_number)s (games[%(first)s])."
+                    ),
+                    key=key,
+                    round_number=round_number,
+                    first=first,
                 )
         outcome: GameResult = (
             "white" if result == "white" else "black" if result == "black" else "draw"

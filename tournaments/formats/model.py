@@ -24,14 +24,43 @@ ByeKind = Literal["free", "requested", "pairing", "absent", "forfeit"]
 Sex = Literal["m", "f"]
 
 
+def gettext_noop(message: str) -> str:
+    """Marks a problem's English template for the site's translators (`makemessages`
+    picks it up by this name); the site renders it in the reader's language when it
+    shows it (`tournaments.messages.problem_text`). Django-free on purpose."""
+    return message
+
+
 @dataclass(frozen=True, slots=True)
 class Problem:
-    """One thing wrong (error) or worth a look (warning), with where it is."""
+    """One thing wrong (error) or worth a look (warning), with where it is.
+
+    `message` is the English text; `template` and `params` are what it was made from,
+    so a page can render it again in its reader's language."""
 
     line: int | None
     column: int | None
     message: str
     severity: Severity = "error"
+    template: str = ""
+    params: Mapping[str, Any] = field(default_factory=dict)
+    where: str = ""  # a place in the file that is not a line, e.g. JSON's games[3].white
+
+    @classmethod
+    def of(
+        cls,
+        line: int | None,
+        column: int | None,
+        template: str,
+        severity: Severity = "error",
+        where: str = "",
+        **params: Any,
+    ) -> Problem:
+        """A problem from an English template with %(name)s parameters."""
+        message = template % params if params else template
+        if where:
+            message = f"{where}: {message}"
+        return cls(line, column, message, severity, template, params, where)
 
     def __str__(self) -> str:
         where = []
@@ -73,19 +102,36 @@ class ProblemLog:
         if len(self.problems) < MAX_PROBLEMS_KEPT:
             self.problems.append(problem)
         elif len(self.problems) == MAX_PROBLEMS_KEPT:
-            self.problems.append(Problem(None, None, "Too many problems; the rest are not listed."))
+            self.problems.append(
+                Problem.of(None, None, gettext_noop("Too many problems; the rest are not listed."))
+            )
 
     @property
     def full(self) -> bool:
         """Enough errors to refuse the file: parsers may stop reading."""
         return self.error_count >= MAX_PROBLEMS_KEPT
 
-    def error(self, line: int | None, message: str, column: int | None = None) -> None:
+    def error(
+        self,
+        line: int | None,
+        template: str,
+        column: int | None = None,
+        where: str = "",
+        **params: Any,
+    ) -> None:
+        """An error; `template` (marked with `gettext_noop`) takes %(name)s `params`."""
         self.error_count += 1
-        self._add(Problem(line, column, message, "error"))
+        self._add(Problem.of(line, column, template, "error", where, **params))
 
-    def warn(self, line: int | None, message: str, column: int | None = None) -> None:
-        self._add(Problem(line, column, message, "warning"))
+    def warn(
+        self,
+        line: int | None,
+        template: str,
+        column: int | None = None,
+        where: str = "",
+        **params: Any,
+    ) -> None:
+        self._add(Problem.of(line, column, template, "warning", where, **params))
 
     @property
     def has_errors(self) -> bool:

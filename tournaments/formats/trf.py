@@ -12,6 +12,7 @@ import re
 from dataclasses import dataclass, replace
 from typing import Literal
 
+from tournaments.formats.bounds import file_int, is_ascii_number
 from tournaments.formats.model import (
     ByeKind,
     FileBye,
@@ -23,6 +24,7 @@ from tournaments.formats.model import (
     ResultsFile,
     TimeControl,
     TournamentDetails,
+    gettext_noop,
 )
 
 Version = Literal["16", "26"]
@@ -155,9 +157,13 @@ def parse(text: str, filename: str | None = None) -> ResultsFile:
         else:
             version = "26" if code in TRF26_RECORDS else version
             extra.append(line)
-            log.warn(number, f"Record {code!r} is not used here; it was kept as it is.")
+            log.warn(
+                number,
+                gettext_noop("Record %(code)r is not used here; it was kept as it is."),
+                code=code,
+            )
     if not rows and not log.has_errors:
-        log.error(None, "The file has no player records (lines starting with 001).")
+        log.error(None, gettext_noop("The file has no player records (lines starting with 001)."))
     details = _read_header(header, version, tuple(extra), log)
     _check_unique(rows, log)
     log.raise_if_errors()
@@ -165,10 +171,19 @@ def parse(text: str, filename: str | None = None) -> ResultsFile:
     log.raise_if_errors()
     uncoloured = sum(1 for game in games if not game.colours_known and game.kind != "forfeit")
     if uncoloured:
-        log.warn(None, f"{uncoloured} games give no colour (w or b); who had White is not known.")
+        log.warn(
+            None,
+            gettext_noop(
+                "%(uncoloured)s games give no colour (w or b); who had White is not known."
+            ),
+            uncoloured=uncoloured,
+        )
     rounds = max((r for row in rows for r in row.blocks), default=0)
     details = replace(details, rounds=max(rounds, details.rounds))
     _check_counts(header, rows, log)
+    declared = _declared_participants(_header_value(header, "062")[1])
+    if declared is not None and declared > len(rows):
+        details = replace(details, participants=declared)
     return ResultsFile(
         details=details,
         players=tuple(row.player for row in rows),
@@ -192,10 +207,14 @@ def _read_header(
     rounds_line, rounds_text = _header_value(header, "142")
     rounds = 0
     if rounds_text:
-        if rounds_text.isdigit():
-            rounds = int(rounds_text)
+        if (read := file_int(rounds_text)) is not None:
+            rounds = read
         else:
-            log.warn(rounds_line, f"The number of rounds {rounds_text!r} is not a number; ignored.")
+            log.warn(
+                rounds_line,
+                gettext_noop("The number of rounds %(rounds_text)r is not a number; ignored."),
+                rounds_text=rounds_text,
+            )
     time_text = value("122")
     return TournamentDetails(
         name=value("012"),
@@ -222,7 +241,12 @@ def _read_header_date(line: int | None, text: str, log: ProblemLog) -> dt.date |
             return dt.date(int(match.group(1)), int(match.group(2)), int(match.group(3)))
         except ValueError:
             pass
-    log.warn(line, f"The date {text!r} is not like 2024/05/01; it was ignored.", 5)
+    log.warn(
+        line,
+        gettext_noop("The date %(text)r is not like 2024/05/01; it was ignored."),
+        5,
+        text=text,
+    )
     return None
 
 
@@ -243,22 +267,30 @@ def _read_player(line: str, number: int, log: ProblemLog) -> _Row | None:
         if len(line) >= column and line[column - 1] != " ":
             log.error(
                 number,
-                f"Column {column} should be blank: the fields of this 001 record are not "
-                "in their FIDE columns.",
+                gettext_noop(
+                    "Column %(col)s should be blank: the fields of this 001 record are not in their FIDE columns."
+                ),
                 column,
+                col=column,
             )
             return None
     rank_text = _field(line, START_RANK)
-    if not rank_text.isdigit() or int(rank_text) == 0:
-        log.error(number, f"The starting rank {rank_text!r} is not a number from 1 to 9999.", 5)
+    rank = file_int(rank_text, minimum=1, maximum=9999)
+    if rank is None:
+        log.error(
+            number,
+            gettext_noop("The starting rank %(rank_text)r is not a number from 1 to 9999."),
+            5,
+            rank_text=rank_text,
+        )
         return None
     sex = _read_sex(_field(line, SEX), number, log)
     family, _, given = _field(line, NAME).partition(",")
     if not family.strip():
-        log.warn(number, "This player has no name.", NAME[0])
+        log.warn(number, gettext_noop("This player has no name."), NAME[0])
     birth_date, birth_year = _read_birth(_field(line, BIRTH_DATE), number, log)
     player = FilePlayer(
-        key=str(int(rank_text)),
+        key=str(rank),
         family_name=family.strip(),
         given_name=given.strip(),
         fide_id=_read_digits(line, FIDE_ID, "FIDE ID", number, log),
@@ -285,7 +317,9 @@ def _read_sex(text: str, line: int, log: ProblemLog) -> Literal["m", "f"] | None
     if lowered in ("w", "f"):
         return "f"
     if text:
-        log.warn(line, f"The sex {text!r} is not m or w; it was ignored.", SEX[0])
+        log.warn(
+            line, gettext_noop("The sex %(text)r is not m or w; it was ignored."), SEX[0], text=text
+        )
     return None
 
 
@@ -295,18 +329,30 @@ def _read_int(
     text = _field(line, span)
     if not text:
         return None
-    if not text.isdigit():
-        log.error(number, f"The {what} {text!r} is not a whole number.", span[0])
-        return None
-    return int(text)
+    value = file_int(text)
+    if value is None:
+        log.error(
+            number,
+            gettext_noop("The %(what)s %(text)r is not a whole number."),
+            span[0],
+            what=what,
+            text=text,
+        )
+    return value
 
 
 def _read_digits(
     line: str, span: tuple[int, int], what: str, number: int, log: ProblemLog
 ) -> str | None:
     text = _field(line, span)
-    if text and not text.isdigit():
-        log.error(number, f"The {what} {text!r} should be digits only.", span[0])
+    if text and not is_ascii_number(text):
+        log.error(
+            number,
+            gettext_noop("The %(what)s %(text)r should be digits only."),
+            span[0],
+            what=what,
+            text=text,
+        )
         return None
     return str(int(text)) if text and int(text) else None
 
@@ -318,7 +364,12 @@ def _read_points(line: str, number: int, log: ProblemLog) -> float | None:
     try:
         return float(text)
     except ValueError:
-        log.error(number, f"The points {text!r} are not a number like 5.5.", POINTS[0])
+        log.error(
+            number,
+            gettext_noop("The points %(text)r are not a number like 5.5."),
+            POINTS[0],
+            text=text,
+        )
         return None
 
 
@@ -334,7 +385,12 @@ def _read_birth(text: str, number: int, log: ProblemLog) -> tuple[dt.date | None
             return dt.date(year, int(match.group(2)), int(match.group(3))), year
         except ValueError:
             pass
-    log.error(number, f"The birth date {text!r} is not like 1990/07/01 (or the year alone).", 70)
+    log.error(
+        number,
+        gettext_noop("The birth date %(text)r is not like 1990/07/01 (or the year alone)."),
+        70,
+        text=text,
+    )
     return None, None
 
 
@@ -343,8 +399,9 @@ def _read_blocks(line: str, number: int, log: ProblemLog) -> dict[int, _Block]:
     if len(line) > FIRST_ROUND_COLUMN - 1 + ROUND_WIDTH * MAX_ROUNDS:
         log.error(
             number,
-            f"This record has more than {MAX_ROUNDS} rounds; is it a TRF?",
+            gettext_noop("This record has more than %(MAX_ROUNDS)s rounds; is it a TRF?"),
             FIRST_ROUND_COLUMN,
+            MAX_ROUNDS=MAX_ROUNDS,
         )
         return blocks
     round_number = 1
@@ -364,36 +421,49 @@ def _read_block(
     text: str, round_number: int, column: int, number: int, log: ProblemLog
 ) -> _Block | None:
     text = text.ljust(ROUND_WIDTH)
-    where = f"Round {round_number}"
     for offset in (4, 6, 8, 9):
         if text[offset] != " ":
             log.error(
                 number,
-                f"{where}: column {column + offset} should be blank; the round results are not "
-                "in their 10-column blocks.",
+                gettext_noop(
+                    "Round %(round)s: column %(column___offset)s should be blank; the round results are not in their 10-column blocks."
+                ),
                 column + offset,
+                round=round_number,
+                column___offset=column + offset,
             )
             return None
     opponent_text = text[OPPONENT_OFFSETS[0] : OPPONENT_OFFSETS[1] + 1].strip()
     colour_text = text[COLOUR_OFFSET].lower()
     code = text[RESULT_OFFSET].upper()
-    if opponent_text and not opponent_text.isdigit():
+    if opponent_text and not is_ascii_number(opponent_text):
         log.error(
-            number, f"{where}: the opponent {opponent_text!r} is not a starting rank.", column
+            number,
+            gettext_noop("Round %(round)s: the opponent %(opponent_text)r is not a starting rank."),
+            column,
+            round=round_number,
+            opponent_text=opponent_text,
         )
         return None
     if colour_text not in COLOURS:
         log.error(
-            number, f"{where}: the colour {text[COLOUR_OFFSET]!r} is not w, b or -.", column + 5
+            number,
+            gettext_noop("Round %(round)s: the colour %(text)r is not w, b or -."),
+            column + 5,
+            round=round_number,
+            text=text[COLOUR_OFFSET],
         )
         return None
     known = set(RATED_CODES) | set(FORFEIT_CODES) | set(UNRATED_CODES) | set(BYE_CODES) | {" "}
     if code not in known:
         log.error(
             number,
-            f"{where}: the result {text[RESULT_OFFSET]!r} is not a TRF result code "
-            "(1 0 = + - W D L H F U Z).",
+            gettext_noop(
+                "Round %(round)s: the result %(text)r is not a TRF result code (1 0 = + - W D L H F U Z)."
+            ),
             column + 7,
+            round=round_number,
+            text=text[RESULT_OFFSET],
         )
         return None
     opponent = int(opponent_text) if opponent_text else 0
@@ -401,13 +471,31 @@ def _read_block(
         return None  # blank: counts as a zero-point bye, and needs nothing stored
     colour = COLOURS[colour_text]
     if opponent == 0 and code not in BYE_CODES:
-        log.error(number, f"{where}: the result {code!r} needs an opponent.", column + 7)
+        log.error(
+            number,
+            gettext_noop("Round %(round)s: the result %(code)r needs an opponent."),
+            column + 7,
+            round=round_number,
+            code=code,
+        )
         return None
     if opponent and code in ("H", "F", "U", "Z"):
-        log.error(number, f"{where}: a bye ({code}) cannot have an opponent.", column)
+        log.error(
+            number,
+            gettext_noop("Round %(round)s: a bye (%(code)s) cannot have an opponent."),
+            column,
+            round=round_number,
+            code=code,
+        )
         return None
     if opponent and code == " ":
-        log.error(number, f"{where}: the game against player {opponent} has no result.", column + 7)
+        log.error(
+            number,
+            gettext_noop("Round %(round)s: the game against player %(opponent)s has no result."),
+            column + 7,
+            round=round_number,
+            opponent=opponent,
+        )
         return None
     return _Block(round_number, column, opponent, colour, code)
 
@@ -417,15 +505,32 @@ def _check_unique(rows: list[_Row], log: ProblemLog) -> None:
     for row in rows:
         key = row.player.key
         if key in seen:
-            log.error(row.line, f"Starting rank {key} is used twice (also on line {seen[key]}).", 5)
+            log.error(
+                row.line,
+                gettext_noop("Starting rank %(key)s is used twice (also on line %(seen)s)."),
+                5,
+                key=key,
+                seen=seen[key],
+            )
         else:
             seen[key] = row.line
+
+
+def _declared_participants(text: str) -> int | None:
+    """Record 062, the tournament's number of players (orr.md B.2's Np), when a number;
+    kept only when more than the file lists (players the file leaves out still count)."""
+    return int(text) if text.isdigit() and 0 < int(text) < 1_000_000 else None
 
 
 def _check_counts(header: dict[str, tuple[int, str]], rows: list[_Row], log: ProblemLog) -> None:
     line, stated = _header_value(header, "062")
     if stated and stated != str(len(rows)):
-        log.warn(line, f"The header says {stated} players, but the file lists {len(rows)}.")
+        log.warn(
+            line,
+            gettext_noop("The header says %(stated)s players, but the file lists %(len)s."),
+            stated=stated,
+            len=len(rows),
+        )
 
 
 def _pair_blocks(rows: list[_Row], log: ProblemLog) -> tuple[list[FileGame], list[FileBye]]:
@@ -448,41 +553,77 @@ def _pair_blocks(rows: list[_Row], log: ProblemLog) -> tuple[list[FileGame], lis
 def _pair_one(
     row: _Row, block: _Block, by_rank: dict[int, _Row], log: ProblemLog
 ) -> FileGame | None:
-    where = f"Round {block.round}"
     me = int(row.player.key)
     if block.opponent == me:
-        log.error(row.line, f"{where}: player {me} cannot play himself.", block.column)
+        log.error(
+            row.line,
+            gettext_noop("Round %(round)s: player %(me)s cannot play himself."),
+            block.column,
+            round=block.round,
+            me=me,
+        )
         return None
     other = by_rank.get(block.opponent)
     if other is None:
         log.error(
             row.line,
-            f"{where}: there is no player with starting rank {block.opponent}.",
+            gettext_noop("Round %(round)s: there is no player with starting rank %(opponent)s."),
             block.column,
+            round=block.round,
+            opponent=block.opponent,
         )
         return None
     answer = other.blocks.get(block.round)
     if answer is None or answer.opponent != me:
-        found = f"player {answer.opponent}" if answer and answer.opponent else "no opponent"
+        template = (
+            gettext_noop(
+                "Round %(round)s: player %(key)s (line %(other_line)s) has player %(found)s"
+                " in that round, not a game against %(me)s."
+            )
+            if answer and answer.opponent
+            else gettext_noop(
+                "Round %(round)s: player %(key)s (line %(other_line)s) has no opponent"
+                " in that round, not a game against %(me)s."
+            )
+        )
         log.error(
             row.line,
-            f"{where}: player {other.player.key} (line {other.line}) has {found} in that round, "
-            f"not a game against {me}.",
+            template,
             block.column,
+            round=block.round,
+            key=other.player.key,
+            other_line=other.line,
+            found=answer.opponent if answer else None,
+            me=me,
         )
         return None
     if other.line < row.line:
         return None  # built when the earlier line was read
-    both = f"{where}: this line and player {other.player.key}'s (line {other.line})"
     if answer.code not in COUNTERPART[block.code]:
         log.error(
             row.line,
-            f"{both} disagree on the result ({block.code} and {answer.code}).",
+            gettext_noop(
+                "Round %(round)s: this line and player %(key)s's (line %(other_line)s) disagree on the result (%(code)s and %(code2)s)."
+            ),
             block.column + 7,
+            round=block.round,
+            key=other.player.key,
+            other_line=other.line,
+            code=block.code,
+            code2=answer.code,
         )
         return None
     if block.colour and answer.colour and block.colour == answer.colour:
-        log.error(row.line, f"{both} give both players the same colour.", block.column + 5)
+        log.error(
+            row.line,
+            gettext_noop(
+                "Round %(round)s: this line and player %(key)s's (line %(other_line)s) give both players the same colour."
+            ),
+            block.column + 5,
+            round=block.round,
+            key=other.player.key,
+            other_line=other.line,
+        )
         return None
     return _build_game(row, other, block, answer)
 
@@ -544,9 +685,9 @@ def write(results: ResultsFile, version: Version | None = None) -> str:
 
 def _ranks(results: ResultsFile) -> dict[str, int]:
     keys = [p.key for p in results.players]
-    if all(k.isdigit() and 0 < int(k) < 10000 for k in keys) and len({int(k) for k in keys}) == len(
-        keys
-    ):
+    if all(is_ascii_number(k, max_digits=4) and 0 < int(k) < 10000 for k in keys) and len(
+        {int(k) for k in keys}
+    ) == len(keys):
         return {k: int(k) for k in keys}
     return {k: i for i, k in enumerate(keys, start=1)}
 
@@ -560,7 +701,7 @@ def _header_lines(results: ResultsFile, version: Version) -> list[str]:
         ("032", details.federation),
         ("042", _trf_date(details.start_date) if details.start_date else ""),
         ("052", _trf_date(details.end_date) if details.end_date else ""),
-        ("062", str(len(results.players))),
+        ("062", str(max(details.participants or 0, len(results.players)))),
         ("072", str(sum(1 for p in results.players if p.fide_rating))),
         ("092", details.tournament_type),
         ("102", details.chief_arbiter),

@@ -41,6 +41,7 @@ class ListTarget(Protocol):
     game: str
     system: str
     needs_grade: bool  # the list's system cannot rate a newcomer without a grade (Go)
+    uses_declared_start: bool  # a newcomer starts from the rating his file declares
 
     def members_listed(self, member_ids: list[int]) -> set[int]:
         """Which of these members the list already has."""

@@ -18,6 +18,7 @@ from tournaments.formats.model import (
 )
 from tournaments.importing.common import FILE_GAME_KINDS
 from tournaments.models import Game, Participant, Tournament
+from tournaments.timecontrol import exact_minutes, minutes_text
 
 # --- the export -----------------------------------------------------------------------
 
@@ -115,7 +116,7 @@ def _details(tournament: Tournament, games: list[Game]) -> TournamentDetails:
         else None
     )
     rule = re.fullmatch(r"h(\d)", tournament.handicap_rule or "")
-    description = f"{tournament.basic_time_minutes}'" + (
+    description = f"{minutes_text(tournament.basic_time_minutes)}'" + (
         f"+{tournament.overtime_seconds}''" if fischer is not None else ""
     )
     rounds = max([tournament.rounds, *(g.round for g in games)])
@@ -137,13 +138,15 @@ def _details(tournament: Tournament, games: list[Game]) -> TournamentDetails:
             adjusted_minutes=(
                 float(tournament.adjusted_minutes)
                 if tournament.adjusted_minutes is not None
-                else round(adjusted_minutes(tournament), 1)
+                # Rounded down, so a re-import never crosses a threshold the table did not.
+                else float(exact_minutes(adjusted_minutes(tournament)) or 0)
             ),
             description=description,
         ),
         rounds=rounds,
         board_size=tournament.board_size if tournament.game == GameKind.GO else None,
         official=tournament.official,
+        participants=tournament.participants_declared,
         comment=tournament.comment,
         chief_arbiter=tournament.chief_arbiter,
         tournament_type=tournament.tournament_type,

@@ -12,7 +12,9 @@ from django.db.models.functions import Concat, Lower
 from django.utils.text import slugify
 from django.utils.translation import gettext as _
 
+from clubsite.batches import in_batches
 from clubsite.models import Club, Member
+from clubsite.numbers import is_ascii_number
 from tournaments.formats.model import (
     FilePlayer,
     Problem,
@@ -80,13 +82,14 @@ class _Index:
         pins = {p.egd_pin for p in players if p.egd_pin}
         fides = {p.fide_id for p in players if p.fide_id}
         keys = {p.key for p in players} if keyed else set()
-        ids = {int(k) for k in keys if k.isdigit() and len(k) < 10}
+        ids = {int(k) for k in keys if is_ascii_number(k, max_digits=9)}
         names = {_norm(_full_name(p, fmt)) for p in players} - {""}
         base = Member.objects.select_related("club")
-        self.by_pin = {m.egd_pin: m for m in base.filter(egd_pin__in=pins | keys)}
-        self.by_fide = {m.fide_id: m for m in base.filter(fide_id__in=fides | keys)}
-        self.by_key = {m.import_key: m for m in base.filter(import_key__in=keys)}
-        self.by_id = base.in_bulk(ids) if ids else {}
+        # In batches: SQLite refuses a query with more than 32,766 parameters.
+        self.by_pin = {m.egd_pin: m for m in in_batches(base, "egd_pin", pins | keys)}
+        self.by_fide = {m.fide_id: m for m in in_batches(base, "fide_id", fides | keys)}
+        self.by_key = {m.import_key: m for m in in_batches(base, "import_key", keys)}
+        self.by_id = {m.pk: m for m in in_batches(base, "pk", ids)}
         self.by_name: dict[str, list[Member]] = defaultdict(list)
         if names:
             annotated = base.annotate(
@@ -94,8 +97,10 @@ class _Index:
                 gf=Lower(Concat("given_name", Value(" "), "family_name")),
             )
             wanted = names | {n + " " for n in names} | {" " + n for n in names}
-            found = annotated.filter(fg__in=wanted) | annotated.filter(gf__in=wanted)
-            for member in found.distinct().order_by("pk"):
+            found = {
+                m.pk: m for field in ("fg", "gf") for m in in_batches(annotated, field, wanted)
+            }
+            for member in sorted(found.values(), key=lambda m: m.pk):
                 self.by_name[_norm(f"{member.family_name} {member.given_name}")].append(member)
                 if keyed:
                     reverse = _norm(f"{member.given_name} {member.family_name}")
@@ -137,7 +142,7 @@ def _match_one(player: FilePlayer, index: _Index, fmt: str | None) -> PlayerMatc
             return PlayerMatch(player, "matched", index.by_pin[key], matched_by="EGD PIN")
         if key in index.by_fide:
             return PlayerMatch(player, "matched", index.by_fide[key], matched_by="FIDE ID")
-        by_id = index.by_id.get(int(key)) if key.isdigit() and len(key) < 10 else None
+        by_id = index.by_id.get(int(key)) if is_ascii_number(key, max_digits=9) else None
         # A number is a member id, unless the file also names somebody else.
         if by_id is not None and (not player.family_name or _name_matches(by_id, player, fmt)):
             return PlayerMatch(player, "matched", by_id, matched_by="member id")

@@ -10,6 +10,7 @@ from collections.abc import Iterable, Mapping
 from django.db.models import Q
 from django.utils import timezone
 from django.utils.translation import gettext as _
+from django.utils.translation import gettext_noop
 
 from clubsite.fields import parse_grade
 from clubsite.models import Club, Member
@@ -33,6 +34,7 @@ from tournaments.importing.matching import (
     _match_one,
     _with_list_flags,
 )
+from tournaments.messages import said
 from tournaments.models import Tournament
 
 
@@ -97,16 +99,16 @@ def _duplicate_warnings(details: TournamentDetails) -> list[Problem]:
         }
         if code and tournament.code == code:
             values["code"] = code
-            message = _(
+            message = gettext_noop(
                 "A tournament with the code %(code)s is already here: %(name)s (%(date)s, "
                 "#%(id)s, %(status)s). Importing the file again makes a second one."
             )
         else:
-            message = _(
+            message = gettext_noop(
                 "A tournament with this name and end date is already here: %(name)s "
                 "(%(date)s, #%(id)s, %(status)s). Importing the file again makes a second one."
             )
-        warnings.append(Problem(None, None, message % values, "warning"))
+        warnings.append(Problem.of(None, None, message, "warning", **values))
     return warnings
 
 
@@ -118,54 +120,87 @@ def _checks(
     klass = details.tournament_class
     if klass is not None and klass not in RATED_CLASSES:
         checks.append(
-            _("Class %(klass)s: the tournament is imported but not linked for rating.")
-            % {"klass": klass}
+            said(
+                gettext_noop(
+                    "Class %(klass)s: the tournament is imported but not linked for rating."
+                ),
+                klass=klass,
+            )
         )
     elif klass is None and target is not None and target.system == "egf":
-        checks.append(_("The file gives no class; class A is assumed."))
+        checks.append(said(gettext_noop("The file gives no class; class A is assumed.")))
     if target is None:
-        checks.append(_("No rating list: the tournament is imported but not rated."))
+        checks.append(
+            said(gettext_noop("No rating list: the tournament is imported but not rated."))
+        )
     unrated = [g for g in results.games if not g.is_rated]
     if unrated:
         checks.append(
-            _("%(n)d games are not rated (forfeits or games over before a move).")
-            % {"n": len(unrated)}
+            said(
+                gettext_noop("%(n)d games are not rated (forfeits or games over before a move)."),
+                n=len(unrated),
+            )
         )
     double = [g for g in results.games if g.result == "none"]
     if double:
         checks.append(
-            _("%(n)d forfeits that both players lost are stored as zero-point byes.")
-            % {"n": len(double)}
+            said(
+                gettext_noop(
+                    "%(n)d forfeits that both players lost are stored as zero-point byes."
+                ),
+                n=len(double),
+            )
         )
     if results.byes:
-        checks.append(_("%(n)d byes (never rated).") % {"n": len(results.byes)})
+        checks.append(said(gettext_noop("%(n)d byes (never rated)."), n=len(results.byes)))
     carried = [p for p in results.players if p.rating is not None]
-    if carried:
+    if carried and target is not None and not target.uses_declared_start:
         checks.append(
             _(
-                "%(n)d players carry a rating in the file. A player new to the list starts "
-                "from it; a player already in the list keeps the list's own."
+                "%(n)d players carry a rating in the file. The list %(list)s does not use it: "
+                "its system starts a newcomer by its own rule (the rating is kept and shown)."
             )
-            % {"n": len(carried)}
+            % {"n": len(carried), "list": target.name}
+        )
+    elif carried:
+        checks.append(
+            said(
+                gettext_noop(
+                    "%(n)d players carry a rating in the file. A player new to the list starts "
+                    "from it; a player already in the list keeps the list's own."
+                ),
+                n=len(carried),
+            )
         )
     storied = [p for p in results.players if p.history is not None or p.best_grade is not None]
     if storied:
         checks.append(
-            _("%(n)d players carry a history or best grade in the file: the list keeps its own.")
-            % {"n": len(storied)}
+            said(
+                gettext_noop(
+                    "%(n)d players carry a history or best grade in the file: the list keeps its own."
+                ),
+                n=len(storied),
+            )
         )
     if details.end_date is None and details.start_date is None:
-        checks.append(_("The file gives no date; today is used."))
+        checks.append(said(gettext_noop("The file gives no date; today is used.")))
     elif details.start_date and details.end_date and details.end_date < details.start_date:
-        checks.append(_("The file's dates are in the wrong order; they are swapped."))
+        checks.append(
+            said(gettext_noop("The file's dates are in the wrong order; they are swapped."))
+        )
     if details.time_control is None:
-        checks.append(_("The time control is not known; no time-control rule blocks rating."))
+        checks.append(
+            said(gettext_noop("The time control is not known; no time-control rule blocks rating."))
+        )
     if target is not None:
         newcomers = [m for m in matches if m.new_to_list]
         if newcomers:
             checks.append(
-                _("%(n)d players are new to the list %(list)s.")
-                % {"n": len(newcomers), "list": target.name}
+                said(
+                    gettext_noop("%(n)d players are new to the list %(list)s."),
+                    n=len(newcomers),
+                    list=target.name,
+                )
             )
     return checks
 
@@ -225,7 +260,9 @@ def _grade_errors(
         member = members[player.key]
         if member is not None and (member.pk in listed or member.grade is not None):
             continue
-        if parse_grade(player.grade) is not None or _declared(player, fmt) is not None:
+        if parse_grade(player.grade) is not None:
+            continue
+        if target.uses_declared_start and _declared(player, fmt) is not None:
             continue
         values = {"player": player.name, "list": target.name, "line": player.line}
         if player.line is not None:

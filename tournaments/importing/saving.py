@@ -18,7 +18,8 @@ from django.utils.text import slugify
 from django.utils.translation import gettext as _
 
 from clubsite.fields import parse_grade
-from clubsite.models import Club, Member
+from clubsite.models import Club, FideRating, Member
+from tournaments import messages
 from tournaments.formats.model import (
     FileBye,
     FileGame,
@@ -27,6 +28,7 @@ from tournaments.formats.model import (
     TimeControl,
     TournamentDetails,
 )
+from tournaments.import_identity import identity_errors
 from tournaments.importing.common import (
     BYE_KINDS,
     FIDE_COUNTRIES,
@@ -41,8 +43,10 @@ from tournaments.importing.common import (
 )
 from tournaments.importing.matching import ImportPreview, _full_name
 from tournaments.importing.preview import _errors, _grade_errors, _name_and_dates, results_preview
+from tournaments.messages import said, stored_lines
 from tournaments.models import Game, Participant, Tournament, TournamentLog
 from tournaments.services import Pairing, round_replace
+from tournaments.timecontrol import exact_minutes, overtime_from_text
 
 # --- the import -----------------------------------------------------------------------
 
@@ -126,6 +130,7 @@ def _import_check(
     return resolved, (
         _errors(results, target, preview.game, list(preview.players))
         + errors
+        + identity_errors(results.players, resolved)
         + _grade_errors(results, target, resolved, listed, code)
     )
 
@@ -157,9 +162,12 @@ def results_import(
         raise ValidationError(errors)
     code = _format_code(results, fmt)
     with transaction.atomic():
-        tournament = _create_tournament(results.details, preview.game, organiser, code)
+        tournament = _create_tournament(
+            results.details, preview.game, organiser, code, listed=len(results.players)
+        )
         members = _create_members(results.players, resolved, code)
         _fill_identities(results.players, members)
+        _record_fide_ratings(results.players, members, tournament.start_date)
         _create_participants(tournament, results.players, members, code)
         _create_games(tournament, results, members)
         linked = preview.linked_for_rating
@@ -170,29 +178,32 @@ def results_import(
             tournament.submitted_at = timezone.now()
             tournament.submitted_by = by
             tournament.save(update_fields=["status", "submitted_at", "submitted_by"])
+        lines = _log_lines(preview, source, linked)
         TournamentLog.objects.create(
             tournament=tournament,
             action=TournamentLog.Action.IMPORTED,
             by=by,
-            comment=_log_comment(preview, source, linked),
+            comment="\n".join(lines),
+            params={"lines": stored_lines(lines)},
         )
     return tournament
 
 
-def _log_comment(preview: ImportPreview, source: str, linked: bool) -> str:
+def _log_lines(preview: ImportPreview, source: str, linked: bool) -> list[str]:
+    counts = {
+        "players": len(preview.players),
+        "new": sum(1 for m in preview.players if m.status != "matched"),
+        "games": len(preview.results.games),
+    }
     lines = [
-        _("Imported %(source)s: %(players)d players (%(new)d new), %(games)d games.")
-        % {
-            "source": source or _("a results file"),
-            "players": len(preview.players),
-            "new": sum(1 for m in preview.players if m.status != "matched"),
-            "games": len(preview.results.games),
-        }
+        said(messages.IMPORTED, source=source, **counts)
+        if source
+        else said(messages.IMPORTED_FROM_FILE, **counts)
     ]
     if not linked:
-        lines.append(_("Not linked to a rating list for rating."))
+        lines.append(said(messages.NOT_LINKED))
     lines += list(preview.checks)
-    return "\n".join(lines)
+    return lines
 
 
 def _unique_slug(name: str, day: dt.date) -> str:
@@ -218,8 +229,22 @@ def _exact_minutes(time: TimeControl | None) -> Decimal | None:
     return value
 
 
+def _declared_participants(details: TournamentDetails, listed: int) -> int | None:
+    """The file's own count of participants (JSON event.participants, TRF 062), kept only
+    when it says more than the file lists: orr.md B.2's Np counts everyone who played."""
+    declared = details.participants
+    if declared is None or declared <= listed or declared > 1_000_000:
+        return None
+    return declared
+
+
 def _create_tournament(
-    details: TournamentDetails, game: str, organiser: Club, fmt: str | None = None
+    details: TournamentDetails,
+    game: str,
+    organiser: Club,
+    fmt: str | None = None,
+    *,
+    listed: int = 0,
 ) -> Tournament:
     name, start, end = _name_and_dates(details)
     country = details.country.upper() if re.fullmatch(r"[A-Za-z]{2}", details.country) else ""
@@ -240,6 +265,7 @@ def _create_tournament(
         handicap_rule=f"h{details.handicap_rule}" if details.handicap_rule is not None else "",
         komi=_decimal(komi) if komi is not None else None,
         rounds=min(rounds, MAX_SMALL),
+        participants_declared=_declared_participants(details, listed),
         code=(details.code or "").strip()[:200],
         comment=details.comment,
         adjusted_minutes=_exact_minutes(details.time_control),
@@ -255,35 +281,32 @@ def _create_tournament(
     return tournament
 
 
-_BYOYOMI = re.compile(r"(\d+)\s*[x×]\s*(\d+)\s*s?", re.IGNORECASE)
-_TRF_TIME = re.compile(r"(\d+)\s*'\s*(?:\+\s*(\d+)\s*(?:''|\"))?")
+_TRF_TIME = re.compile(r"(\d+(?:\.\d+)?)\s*'\s*(?:\+\s*(\d+)\s*(?:''|\"))?")
 
 
 def _apply_time_control(tournament: Tournament, time: TimeControl | None) -> None:
-    """Fill what the file says; the model's defaults stand for what it does not."""
+    """Fill what the file says; the model's defaults stand for what it does not.
+
+    Minutes are kept exact (`exact_minutes`); the overtime is read by
+    `overtime_from_text`, which knows every form the formats write."""
     if time is None:
         return
-    overtime = (time.overtime or "").lower()
     if time.basic_minutes is not None:
-        tournament.basic_time_minutes = min(round(time.basic_minutes), MAX_SMALL)
+        tournament.basic_time_minutes = exact_minutes(time.basic_minutes) or 0
         if time.fischer_increment_seconds is not None:
             tournament.overtime_kind = Tournament.Overtime.FISCHER
-            tournament.overtime_seconds = round(time.fischer_increment_seconds)
-        elif "canadian" in overtime:
-            tournament.overtime_kind = Tournament.Overtime.CANADIAN
-        elif (match := _BYOYOMI.search(overtime)) is not None:
-            tournament.overtime_kind = Tournament.Overtime.BYOYOMI
-            tournament.overtime_seconds = int(match.group(2))
-        elif not overtime or "sudden" in overtime:
-            tournament.overtime_kind = Tournament.Overtime.SUDDEN_DEATH
-            tournament.overtime_seconds = 0
+            tournament.overtime_seconds = min(round(time.fischer_increment_seconds), 36000)
+        elif (reading := overtime_from_text(time.overtime)) is not None:
+            tournament.overtime_kind = reading.kind
+            tournament.overtime_seconds = reading.seconds
+            tournament.overtime_moves = reading.moves
     elif time.adjusted_minutes is not None:
         # EGD `TM[…]` is the adjusted time already: store it as that much sudden death.
-        tournament.basic_time_minutes = min(round(time.adjusted_minutes), MAX_SMALL)
+        tournament.basic_time_minutes = exact_minutes(time.adjusted_minutes) or 0
         tournament.overtime_kind = Tournament.Overtime.SUDDEN_DEATH
         tournament.overtime_seconds = 0
     elif time.description and (match := _TRF_TIME.search(time.description)) is not None:
-        tournament.basic_time_minutes = min(int(match.group(1)), MAX_SMALL)
+        tournament.basic_time_minutes = exact_minutes(match.group(1)) or 0
         if match.group(2):
             tournament.overtime_kind = Tournament.Overtime.FISCHER
             tournament.overtime_seconds = int(match.group(2))
@@ -365,6 +388,25 @@ def _fill_identities(players: Iterable[FilePlayer], members: dict[str, Member]) 
             changed.append("fide_id")
         if changed:
             member.save(update_fields=changed)
+
+
+def _record_fide_ratings(
+    players: Iterable[FilePlayer], members: dict[str, Member], valid_from: dt.date
+) -> None:
+    """A FIDE rating a file gives is valid from its tournament's start (issue 20); the
+    member's `fide_rating` shows the newest one known."""
+    for player in players:
+        rating = player.fide_rating
+        if rating is None or not 0 < rating <= MAX_SMALL:
+            continue
+        member = members[player.key]
+        FideRating.objects.update_or_create(
+            member=member, valid_from=valid_from, defaults={"rating": round(rating)}
+        )
+        newest = member.fide_ratings.order_by("-valid_from").values_list("rating", flat=True)[0]
+        if member.fide_rating != newest:
+            member.fide_rating = newest
+            member.save(update_fields=["fide_rating"])
 
 
 def _create_participants(

@@ -15,8 +15,10 @@ from django.db.models import QuerySet
 from django.utils.translation import gettext_lazy as _
 
 from clubsite.fields import GradeFormField
-from clubsite.models import Club, Member
+from clubsite.models import Club, GameKind, Member
+from clubsite.views.choice_fields import IdModelChoiceField
 from tournaments.formats import FORMATS, guess_format
+from tournaments.formats.bounds import MAX_YEAR, MIN_YEAR
 from tournaments.models import Game, Tournament
 
 # The formats' titles as the upload form shows them, translated (the parsers' own titles
@@ -29,7 +31,9 @@ FORMAT_TITLES = {
     "json": _("JSON (engine contract)"),
 }
 DATE_INPUT = forms.DateInput(attrs={"type": "date"}, format="%Y-%m-%d")
-UPLOAD_EXTENSIONS = (".h9", ".txt", ".trf", ".trfx", ".csv", ".json")
+# EGD tables are named after their handicap rule: .h1 … .h9 (h9 the usual one).
+EGD_EXTENSIONS = tuple(f".h{n}" for n in range(1, 10))
+UPLOAD_EXTENSIONS = (*EGD_EXTENSIONS, ".txt", ".trf", ".trfx", ".csv", ".json")
 UPLOAD_EXTENSIONS_RE = r"^\.h\d$"
 
 
@@ -50,7 +54,11 @@ class TournamentForm(forms.ModelForm):
         self.fields["organiser"].queryset = clubs
         self.fields["organiser"].empty_label = None
         self.fields["rounds"].widget.attrs.update(min=1, max=30)
-        self.fields["country"].widget.attrs.update(maxlength=2, placeholder="UA")
+        # A real initial value, not a grey placeholder that looks filled in but saves empty.
+        self.fields["country"].widget.attrs.update(maxlength=2)
+        if not self.instance.pk and "country" not in self.initial:
+            first = clubs.first()
+            self.initial["country"] = first.country if first else ""
         for name in ("basic_time_minutes", "overtime_kind", "overtime_seconds", "overtime_moves"):
             self.fields[name].widget.attrs["data-time-control"] = name
 
@@ -74,7 +82,33 @@ class TournamentForm(forms.ModelForm):
         start, end = data.get("start_date"), data.get("end_date")
         if start and end and end < start:
             self.add_error("end_date", _("The tournament cannot end before it starts."))
+        for name in ("start_date", "end_date"):  # a year like 9999 broke the lists' recompute
+            day = data.get(name)
+            if day and not MIN_YEAR <= day.year <= MAX_YEAR:
+                self.add_error(
+                    name,
+                    _("A date between %(low)d and %(high)d, please.")
+                    % {"low": MIN_YEAR, "high": MAX_YEAR},
+                )
+        follow_the_game(self, data)
         return data
+
+
+# Go's own fields and time controls; the form hides them for chess and Reversi.
+GO_ONLY_DEFAULTS = {"board_size": 19, "komi": None, "handicap_rule": "", "overtime_moves": 1}
+GO_OVERTIMES = (Tournament.Overtime.BYOYOMI, Tournament.Overtime.CANADIAN)
+
+
+def follow_the_game(form: forms.ModelForm, data: dict[str, Any]) -> None:
+    """Chess and Reversi have no board size, komi or handicap rule, and no byo-yomi."""
+    if data.get("game") in (None, GameKind.GO):
+        return
+    data.update(GO_ONLY_DEFAULTS)
+    if data.get("overtime_kind") in GO_OVERTIMES:
+        form.add_error(
+            "overtime_kind",
+            _("Byo-yomi is a Go time control; choose sudden death or a Fischer increment."),
+        )
 
 
 class MemberSearchForm(forms.Form):
@@ -104,8 +138,8 @@ class MemberCreateForm(forms.ModelForm):
 class RoundBoardForm(forms.Form):
     """One board of a round: who played whom, with which colour, handicap and result."""
 
-    white = forms.ModelChoiceField(label=_("White"), queryset=Member.objects.none(), required=False)
-    black = forms.ModelChoiceField(label=_("Black"), queryset=Member.objects.none(), required=False)
+    white = IdModelChoiceField(label=_("White"), queryset=Member.objects.none(), required=False)
+    black = IdModelChoiceField(label=_("Black"), queryset=Member.objects.none(), required=False)
     kind = forms.ChoiceField(label=_("Game"), choices=Game.Kind.choices, initial="played")
     result = forms.ChoiceField(
         label=_("Result"), choices=[("", "—"), *Game.Result.choices], required=False
@@ -118,10 +152,10 @@ class RoundBoardForm(forms.Form):
         self.fields["black"].queryset = members
         self.fields["white"].empty_label = "—"
         self.fields["black"].empty_label = _("— (bye)")
-        self.fields["handicap"].widget.attrs.update(min=0, max=9, style="width:4.5rem")
+        self.fields["handicap"].widget.attrs.update(min=0, max=9)
         for name, field in self.fields.items():
             css = (
-                "form-control form-control-sm"
+                "form-control form-control-sm w-handicap"
                 if name == "handicap"
                 else "form-select form-select-sm"
             )
@@ -229,7 +263,7 @@ class ResultsUploadForm(forms.Form):
         help_text=_("EGD table (.h9, .txt), FIDE TRF (.trf), CSV games (.csv) or JSON."),
     )
     fmt = forms.ChoiceField(label=_("Format"), required=False)
-    organiser = forms.ModelChoiceField(label=_("Organiser"), queryset=Club.objects.none())
+    organiser = IdModelChoiceField(label=_("Organiser"), queryset=Club.objects.none())
 
     def __init__(self, *args: Any, clubs: QuerySet[Club], **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
@@ -238,7 +272,7 @@ class ResultsUploadForm(forms.Form):
         ]
         self.fields["organiser"].queryset = clubs
         self.fields["organiser"].empty_label = None
-        self.fields["file"].widget.attrs["accept"] = ",".join(UPLOAD_EXTENSIONS) + ",.h1,.h2"
+        self.fields["file"].widget.attrs["accept"] = ",".join(UPLOAD_EXTENSIONS)
 
     def clean_file(self) -> Any:
         upload = self.cleaned_data["file"]

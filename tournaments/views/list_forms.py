@@ -11,18 +11,30 @@ from typing import Any
 from django import forms
 from django.utils.translation import gettext_lazy as _
 
+from clubsite.views.choice_fields import IdModelChoiceField, IdModelMultipleChoiceField
 from ratings.models import RatingList
 from tournaments.views.forms import ResultsUploadForm, TournamentForm
+
+
+class ListCheckboxes(forms.CheckboxSelectMultiple):
+    """Each list's box carries the game it rates, so the form shows only the fitting ones."""
+
+    def create_option(self, *args: Any, **kwargs: Any) -> dict[str, Any]:
+        option = super().create_option(*args, **kwargs)
+        instance = getattr(option["value"], "instance", None)
+        if instance is not None:
+            option["attrs"]["data-game"] = instance.game
+        return option
 
 
 class TournamentListsForm(TournamentForm):
     """The tournament's details and the rating lists its table is submitted to."""
 
-    rating_lists = forms.ModelMultipleChoiceField(
+    rating_lists = IdModelMultipleChoiceField(
         label=_("Rating lists"),
         queryset=RatingList.objects.none(),
         required=False,
-        widget=forms.CheckboxSelectMultiple,
+        widget=ListCheckboxes,
         help_text=_("The lists the results are submitted to; their referees approve them."),
     )
 
@@ -52,7 +64,7 @@ class TournamentListsForm(TournamentForm):
 class ResultsUploadListForm(ResultsUploadForm):
     """A results file, its organiser and the rating list its table goes to."""
 
-    rating_list = forms.ModelChoiceField(
+    rating_list = IdModelChoiceField(
         label=_("Rating list"), queryset=RatingList.objects.none(), required=False,
         empty_label=_("— none (import without rating)"),
     )  # fmt: skip

@@ -8,8 +8,8 @@ from __future__ import annotations
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
 from django.urls import reverse
-from django_tables2 import RequestConfig
 
+from clubsite.views.paging import configure_table
 from tournaments import selectors
 from tournaments.views.filters import TournamentFilter
 from tournaments.views.tables import TournamentTable
@@ -18,7 +18,7 @@ from tournaments.views.tables import TournamentTable
 def tournament_list(request: HttpRequest) -> HttpResponse:
     filterset = TournamentFilter(request.GET, queryset=selectors.tournament_public_list())
     table = TournamentTable(filterset.qs)
-    RequestConfig(request, paginate={"per_page": 50}).configure(table)
+    configure_table(request, table, per_page=50)
     query = request.GET.copy()
     query.pop("page", None)
     return render(

@@ -16,8 +16,10 @@ from ratings.crosstable import crosstable_with_ratings
 from ratings.services import rating_impact_preview
 from ratings.tournament_services import tournament_approve_and_rate
 from tournaments import services
+from tournaments.conversation import conversation
 from tournaments.models import Tournament
 from tournaments.permissions import can_view, is_referee
+from tournaments.submission_diff import submission_diff
 from tournaments.views.forms import DecisionCommentForm
 
 NAV = {"nav_active": "referee"}
@@ -64,6 +66,8 @@ def referee_review(request: HttpRequest, pk: int) -> HttpResponse:
             "statuses": referee_selectors.recompute_status(tournament),
             "form": DecisionCommentForm(),
             "submitted": submitted,
+            "conversation": conversation(tournament),
+            "diff": submission_diff(tournament) if submitted else None,
             **NAV,
         },
     )

@@ -10,6 +10,7 @@ from django.core.exceptions import ObjectDoesNotExist
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import render
 
+from ratings.baseline import baselines_after
 from ratings.crosstable import crosstable_with_ratings
 from tournaments import selectors
 
@@ -25,5 +26,10 @@ def tournament_detail(request: HttpRequest, pk: int) -> HttpResponse:
     return render(
         request,
         "tournaments/tournament_detail.html",
-        {"tournament": tournament, "crosstable": table, "nav_active": "tournaments"},
+        {
+            "tournament": tournament,
+            "crosstable": table,
+            "nav_active": "tournaments",
+            "baselines_after": baselines_after(tournament.pk, tournament.end_date),
+        },
     )

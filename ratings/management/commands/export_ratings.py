@@ -1,14 +1,17 @@
-import csv
 import json
 
 from django.core.management.base import BaseCommand, CommandError
 from django.db.models import F
 from django.utils import timezone
 
+from clubsite.views.csv_output import SafeWriter
 from ratings.models import RatingEntry, RatingList
 from ratings.selectors import active_q
 
-COLUMNS = ["player", "name", "rating", "provisional", "grade", "tournaments", "last_played"]
+COLUMNS = [
+    "player", "name", "rating", "provisional", "grade", "tournaments", "last_played",
+    "egd_pin", "fide_id",
+]  # fmt: skip
 
 
 def player_key(member) -> str:
@@ -53,6 +56,9 @@ class Command(BaseCommand):
                 "grade": str(entry.grade) if entry.grade is not None else None,
                 "tournaments": entry.tournaments,
                 "last_played": entry.last_played.isoformat() if entry.last_played else None,
+                # so a federation can check the list against its own
+                "egd_pin": entry.member.egd_pin or None,
+                "fide_id": entry.member.fide_id or None,
             }
             for entry in entries
         ]
@@ -60,7 +66,7 @@ class Command(BaseCommand):
             document = {"list": rating_list.slug, "system": rating_list.system, "players": players}
             self.stdout.write(json.dumps(document, ensure_ascii=False, indent=1))
             return
-        writer = csv.DictWriter(self.stdout, fieldnames=COLUMNS, lineterminator="\n")
-        writer.writeheader()
+        writer = SafeWriter(self.stdout, lineterminator="\n")  # no BOM: a pipe, not a download
+        writer.writerow(COLUMNS)
         for player in players:
-            writer.writerow({k: "" if v is None else v for k, v in player.items()})
+            writer.writerow(["" if player[k] is None else player[k] for k in COLUMNS])

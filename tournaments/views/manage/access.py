@@ -15,9 +15,11 @@ from django.shortcuts import get_object_or_404
 from django.utils.translation import gettext as _
 
 from clubsite.models import Club
+from clubsite.numbers import int_or_none
 from tournaments import manage_selectors
 from tournaments.models import Tournament
 from tournaments.permissions import is_club_admin
+from tournaments.timecontrol import exact_minutes
 
 NAV = {"nav_active": "manage"}
 
@@ -41,10 +43,8 @@ def error_messages(error: ValidationError) -> list[str]:
 
 
 def int_between(value: Any, default: int, low: int, high: int) -> int:
-    try:
-        return max(low, min(high, int(value)))
-    except (TypeError, ValueError):
-        return default
+    number = int_or_none(value, minimum=-(10**18), maximum=10**18)
+    return default if number is None else max(low, min(high, number))
 
 
 def time_control_probe(data: Any, fallback: Tournament) -> Tournament:
@@ -52,8 +52,9 @@ def time_control_probe(data: Any, fallback: Tournament) -> Tournament:
     kinds = Tournament.Overtime.values
     kind = data.get("overtime_kind")
     return Tournament(
-        basic_time_minutes=int_between(
-            data.get("basic_time_minutes"), fallback.basic_time_minutes, 0, 2000
+        basic_time_minutes=min(
+            exact_minutes(data.get("basic_time_minutes") or "") or fallback.basic_time_minutes,
+            2000,
         ),
         overtime_kind=kind if kind in kinds else fallback.overtime_kind,
         overtime_seconds=int_between(

@@ -26,6 +26,8 @@ from ratings.models import RatingList
 from tournaments import importing
 from tournaments.formats import FormatError, guess_format
 from tournaments.formats import parse as parse_results
+from tournaments.importing.preview_table import preview_crosstable
+from tournaments.messages import problem_rows
 from tournaments.views.forms import ImportConfirmForm
 from tournaments.views.list_forms import ResultsUploadListForm
 from tournaments.views.manage.access import NAV, clubs_or_403, error_messages
@@ -95,6 +97,8 @@ def _render_preview(
         {
             "preview": preview,
             "rows": _preview_rows(preview, posted),
+            "warnings": problem_rows(preview.warnings),
+            "crosstable": preview_crosstable(preview.results),
             "confirm": confirm,
             "filename": filename,
             "errors": errors or [],
@@ -119,7 +123,7 @@ def manage_import(request: HttpRequest) -> HttpResponse:
                 data, fmt, upload.name, max_bytes=settings.RESULTS_UPLOAD_MAX_BYTES
             )
         except FormatError as error:
-            problems = error.problems
+            problems = problem_rows(error.problems)
         else:
             organiser: Club = form.cleaned_data["organiser"]
             rating_list: RatingList | None = form.cleaned_data["rating_list"]

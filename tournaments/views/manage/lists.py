@@ -20,6 +20,8 @@ from ratings import tournament_selectors as referee_selectors
 from ratings import tournament_services as submission_services
 from ratings.crosstable import crosstable_with_ratings
 from tournaments import manage_selectors, manage_services
+from tournaments.conversation import conversation
+from tournaments.messages import history_entry
 from tournaments.models import Tournament
 from tournaments.views.list_forms import TournamentListsForm
 from tournaments.views.manage.access import NAV, clubs_or_403, time_control_probe, tournament_or_403
@@ -77,11 +79,15 @@ def manage_tournament(request: HttpRequest, pk: int) -> HttpResponse:
             "crosstable": crosstable_with_ratings(tournament),
             "entered": manage_selectors.rounds_entered(tournament),
             "round_numbers": range(1, tournament.rounds + 1),
-            "log": tournament.log.select_related("by").order_by("-at", "-id")[:20],
+            "log": [
+                history_entry(log)
+                for log in tournament.log.select_related("by").order_by("-at", "-id")[:20]
+            ],
             "editable": tournament.status in manage_services.EDITABLE,
             "advice": manage_selectors.time_control_advice(tournament),
             "statuses": referee_selectors.recompute_status(tournament),
             "empty_rounds": manage_selectors.empty_rounds_warning(tournament),
+            "conversation": conversation(tournament),
             **NAV,
         },
     )

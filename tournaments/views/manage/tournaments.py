@@ -14,11 +14,13 @@ from django.core.exceptions import ValidationError
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
 from clubsite.models import Member
 from ratings.tournament_services import tournament_reopen_and_unrate
-from tournaments import manage_selectors, manage_services, selectors, services
+from tournaments import manage_selectors, manage_services, roster_selectors, selectors, services
+from tournaments.handicaps import handicap_warnings
 from tournaments.models import Participant, Tournament
 from tournaments.views.forms import (
     DecisionCommentForm,
@@ -85,6 +87,8 @@ def manage_participants(request: HttpRequest, pk: int) -> HttpResponse:
                 )
                 messages.success(request, _("%(name)s is added.") % {"name": member.full_name})
                 return redirect(f"{request.path}?{request.GET.urlencode()}")
+            if action == "add_many":
+                return _add_many(request, tournament)
             if action == "remove":
                 participant = get_object_or_404(
                     Participant,
@@ -119,6 +123,7 @@ def manage_participants(request: HttpRequest, pk: int) -> HttpResponse:
         found = manage_selectors.member_search(
             search.cleaned_data["q"], exclude_tournament=tournament
         )
+    roster_query = (request.GET.get("roster") or "").strip()[:100]
     participants = tournament.participants.select_related("member", "member__club").order_by(
         "member__family_name", "member__given_name"
     )
@@ -132,9 +137,27 @@ def manage_participants(request: HttpRequest, pk: int) -> HttpResponse:
             "found": found,
             "create": create,
             "editable": editable,
+            "roster_query": roster_query,
+            "roster": roster_selectors.club_roster(tournament, roster_query) if editable else [],
+            "recent": roster_selectors.recent_club_players(tournament, roster_query)
+            if editable
+            else [],
             **NAV,
         },
     )
+
+
+def _add_many(request: HttpRequest, tournament: Tournament) -> HttpResponse:
+    """The members ticked in the club's roster or the recent players."""
+    ids = {int_between(value, 0, 0, 2**62) for value in request.POST.getlist("members")}
+    members = list(Member.objects.filter(pk__in=ids - {0}).order_by("family_name"))
+    manage_services.participants_add(tournament=tournament, members=members, by=request.user)
+    messages.success(
+        request,
+        ngettext("%(n)d player is added.", "%(n)d players are added.", len(members))
+        % {"n": len(members)},
+    )
+    return redirect(f"{request.path}?{request.GET.urlencode()}")
 
 
 @login_required
@@ -176,6 +199,9 @@ def manage_round(request: HttpRequest, pk: int, number: int) -> HttpResponse:
                     request, _("Round %(n)d is saved: %(boards)d boards.")
                     % {"n": number, "boards": len(pairings)},
                 )  # fmt: skip
+                saved = tournament.games.filter(round=number).select_related("white", "black")
+                for text in handicap_warnings(tournament, saved):
+                    messages.warning(request, text)
                 if number < tournament.rounds and "next" in request.POST:
                     return redirect("manage_round", pk=pk, number=number + 1)
                 return redirect("manage_round", pk=pk, number=number)
@@ -201,7 +227,9 @@ def manage_round(request: HttpRequest, pk: int, number: int) -> HttpResponse:
 def manage_submit(request: HttpRequest, pk: int) -> HttpResponse:
     tournament = tournament_or_403(request, pk)
     try:
-        services.tournament_submit(tournament=tournament, by=request.user)
+        services.tournament_submit(
+            tournament=tournament, by=request.user, comment=request.POST.get("reply", "")[:4000]
+        )
     except ValidationError as error:
         for message in error_messages(error):
             messages.error(request, message)

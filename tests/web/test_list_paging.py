@@ -1,0 +1,99 @@
+"""Paging links on the rating lists: they carry the filter, reach every page, and per_page is
+one of the page's choices whatever the URL says (issue 16, item 1)."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+from django.urls import reverse
+
+from ratings.models import PublishedEntry, PublishedList, RatingEntry
+from tests.factories import MemberFactory, RatingListFactory
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture
+def big_list(db):
+    rating_list = RatingListFactory(slug="big")
+    for i in range(130):
+        member = MemberFactory(family_name=f"Big{i:03d}", country="UA" if i % 2 else "PL")
+        RatingEntry.objects.create(
+            rating_list=rating_list, member=member, rating=3000 - i, tournaments=1
+        )
+    return rating_list
+
+
+def names(html: str) -> list[str]:
+    body = html.split("<tbody", 1)[1].split("</tbody>", 1)[0]
+    return re.findall(r'<a href="/players/\d+/">([^<]+)</a>', body)
+
+
+def links(html: str) -> dict[str, str]:
+    """Pagination / per-page links by their text."""
+    return {
+        text.strip(): href.replace("&amp;", "&")
+        for href, text in re.findall(
+            r'<a (?:class="page-link" )?href="(\?[^"]*)">([^<]+)</a>', html
+        )
+    }
+
+
+def test_page_links_carry_the_filter_and_reach_the_page(client, big_list):
+    url = reverse("rating_list", args=["big"])
+    first = client.get(url, {"country": "UA", "per_page": 25}).content.decode()
+    assert "QueryDict" not in first
+    found = links(first)
+    assert found["2"] == "?country=UA&per_page=25&page=2"
+    second = client.get(url + found["2"]).content.decode()
+    expected = [f"Big{i:03d}" for i in range(130) if i % 2][25:50]
+    assert [n.split()[-1] for n in names(second)] == expected
+    nxt = links(second)["next ›"]
+    third = client.get(url + nxt).content.decode()
+    assert [n.split()[-1] for n in names(third)] == [f"Big{i:03d}" for i in range(130) if i % 2][
+        50:65
+    ]
+
+
+def test_per_page_links_keep_the_filter_and_drop_the_page(client, big_list):
+    url = reverse("rating_list", args=["big"])
+    html = client.get(url, {"country": "PL", "page": 2}).content.decode()
+    assert links(html)["100"] == "?country=PL&per_page=100"
+
+
+@pytest.mark.parametrize("junk", ["-1", "0", "10000000", "7", "²", "①", "1" + "0" * 20, "", "%00"])
+def test_per_page_only_from_the_choices(client, big_list, junk):
+    for name in ("rating_list", "rating_list_csv"):
+        response = client.get(reverse(name, args=["big"]), {"per_page": junk})
+        assert response.status_code == 200
+        if name == "rating_list":
+            assert len(names(response.content.decode())) == 50
+
+
+@pytest.mark.parametrize("junk", ["-1", "0", "²", "10" * 15, "abc", "999"])
+def test_junk_page_is_a_page(client, big_list, junk):
+    response = client.get(reverse("rating_list", args=["big"]), {"page": junk})
+    assert response.status_code == 200
+    assert names(response.content.decode())
+
+
+def test_snapshot_per_page_is_bounded(client, big_list):
+    snapshot = PublishedList.objects.create(rating_list=big_list, date="2024-06-30")
+    for rank, entry in enumerate(RatingEntry.objects.filter(rating_list=big_list), start=1):
+        PublishedEntry.objects.create(
+            snapshot=snapshot, member=entry.member, rank=rank, rating=entry.rating
+        )
+    url = reverse("rating_snapshot", args=["big", "2024-06-30"])
+    for junk in ("-1", "10000000", "²"):
+        response = client.get(url, {"per_page": junk})
+        assert response.status_code == 200
+        assert response.content.decode().count('href="/players/') == 50
+
+
+def test_tournament_list_junk_page(client, db):
+    for junk in ("-1", "²", "10" * 15):
+        assert (
+            client.get(reverse("tournament_list"), {"page": junk, "per_page": junk}).status_code
+            == 200
+        )

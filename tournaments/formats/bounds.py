@@ -1,0 +1,83 @@
+"""The sizes a results file may set, checked right after parsing, before any matching or
+saving: the form allows 30 rounds, and a file must not set more. Each refusal names the
+line (or the JSON path) it comes from, as the formats' other errors do.
+
+Why these numbers: the largest real tables (a European Go Congress) have ~700 players over
+10 rounds; 2,000 players and 30 rounds leave room. Dates outside 1900-2100 are typing
+slips, and dates near year 9999 break the lists' date arithmetic.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+
+from clubsite.numbers import int_or_none, is_ascii_number
+from tournaments.formats.model import FormatError, Problem, ResultsFile
+
+MAX_ROUNDS = 30
+MAX_PLAYERS = 2000
+MAX_GAMES = MAX_PLAYERS * MAX_ROUNDS // 2
+MIN_YEAR, MAX_YEAR = 1900, 2100
+MAX_KEY_NUMBER = 10**9  # a number in a file beyond this is not a place, rank or id
+
+__all__ = [
+    "MAX_GAMES",
+    "MAX_PLAYERS",
+    "MAX_ROUNDS",
+    "MAX_YEAR",
+    "MIN_YEAR",
+    "check_sizes",
+    "file_int",
+    "is_ascii_number",
+]
+
+
+def file_int(text: str, *, minimum: int = 0, maximum: int = MAX_KEY_NUMBER) -> int | None:
+    """A number in a file: ASCII digits only, within the range; None otherwise."""
+    return int_or_none(text, minimum=minimum, maximum=maximum)
+
+
+def date_in_range(day: dt.date | None) -> bool:
+    return day is None or MIN_YEAR <= day.year <= MAX_YEAR
+
+
+def check_sizes(results: ResultsFile) -> None:
+    """Raise FormatError when the file sets more rounds, players or games than the site
+    takes, or a date outside MIN_YEAR..MAX_YEAR."""
+    problems: list[Problem] = []
+    details = results.details
+    if details.rounds > MAX_ROUNDS:
+        problems.append(
+            Problem(None, None, f"The file has {details.rounds} rounds; at most {MAX_ROUNDS}.")
+        )
+    for name, day in (("start", details.start_date), ("end", details.end_date)):
+        if not date_in_range(day):
+            problems.append(
+                Problem(None, None, f"The {name} date {day} is not between {MIN_YEAR} and {MAX_YEAR}.")
+            )  # fmt: skip
+    if len(results.players) > MAX_PLAYERS:
+        line = results.players[MAX_PLAYERS].line
+        problems.append(
+            Problem(line, None, f"The file has {len(results.players)} players; at most {MAX_PLAYERS}.")
+        )  # fmt: skip
+    if len(results.games) > MAX_GAMES:
+        line = results.games[MAX_GAMES].line
+        problems.append(
+            Problem(line, None, f"The file has {len(results.games)} games; at most {MAX_GAMES}.")
+        )
+    for player in results.players:
+        if not date_in_range(player.birth_date):
+            problems.append(
+                Problem(player.line, None, f"The birth date {player.birth_date} is not between "
+                        f"{MIN_YEAR} and {MAX_YEAR}.")
+            )  # fmt: skip
+            break
+    for index, item in enumerate((*results.games, *results.byes), start=1):
+        if not 1 <= item.round <= MAX_ROUNDS:
+            where = "" if item.line is not None else f"Game or bye {index}: "
+            problems.append(
+                Problem(item.line, None, f"{where}round {item.round} is not from 1 to {MAX_ROUNDS}.")
+            )  # fmt: skip
+            break
+    if problems:
+        raise FormatError(problems)

@@ -1,0 +1,129 @@
+"""The EGD rating list in the `allworld` layout, as the EGD publishes it and OpenGotha ships
+it (`egf_db.txt`, often wrapped in a little HTML):
+
+     PIN   Name                   Club     Grade P&D    GoR    NT  Last appearance
+ 13286603  Aakerblom Charlie      SE  Norr    5d   --   2442    71  T160920A
+
+Rows are found by their shape (a PIN, then the name, country, club, grade, promotion or
+demotion, GoR, number of tournaments, last tournament code); the header, notes and HTML
+around them are skipped. A line that starts with a PIN but has not that shape is an error.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import re
+
+from tournaments.formats.list_model import ListRow, RatingListFile, normal_grade
+from tournaments.formats.model import ProblemLog
+
+_ROW = re.compile(
+    r"^\s*(?P<pin>\d{6,9})\s+(?P<name>.*?)\s+(?P<country>[A-Za-z]{2})\s+(?P<club>\S+)\s+"
+    r"(?P<grade>\d{1,2}[kdpKDP])\s+(?P<pd>\S+)\s+(?P<gor>-?\d{1,4})\s+(?P<nt>\d{1,5})"
+    r"(?:\s+(?P<last>\S+))?\s*$"
+)
+_PIN_FIRST = re.compile(r"^\s*\d{6,9}\s")
+_HEADER_DATE = re.compile(r"^\s*\((\d{1,2} [A-Z][a-z]{2} \d{4})\)\s*$")
+_EVENT_DATE = re.compile(r"^[A-Za-z](\d{2})(\d{2})(\d{2})")
+UNKNOWN_CLUBS = {"xxx", "xxxx", "xx", "x", "-", "--", "?"}
+
+
+def event_date(code: str | None) -> dt.date | None:
+    """The date an EGD tournament code carries (T160920A: 2016-09-20), if it is one."""
+    match = _EVENT_DATE.match(code or "")
+    if not match:
+        return None
+    year, month, day = (int(part) for part in match.groups())
+    try:
+        return dt.date(2000 + year if year < 70 else 1900 + year, month, day)
+    except ValueError:
+        return None
+
+
+def _list_date(line: str) -> dt.date | None:
+    match = _HEADER_DATE.match(line)
+    if not match:
+        return None
+    try:
+        return dt.datetime.strptime(match.group(1), "%d %b %Y").date()
+    except ValueError:
+        return None
+
+
+def _names(text: str) -> tuple[str, str]:
+    """'Acuna Sebastian_Eduardo' → ('Acuna', 'Sebastian Eduardo'); EGD joins parts by _."""
+    family, _, given = text.strip().partition(" ")
+    return family.replace("_", " ").strip(), given.replace("_", " ").strip()
+
+
+def parse(text: str, filename: str | None = None) -> RatingListFile:
+    problems = ProblemLog()
+    rows: list[ListRow] = []
+    seen: dict[str, int] = {}
+    stated: dt.date | None = None
+    for number, line in enumerate(text.splitlines(), start=1):
+        if stated is None:
+            stated = _list_date(line)
+        if not _PIN_FIRST.match(line):
+            continue
+        match = _ROW.match(line)
+        if match is None:
+            problems.error(
+                number,
+                "This row starts with a PIN but is not PIN, name, country, club, grade, "
+                "P&D, GoR, tournaments, last tournament.",
+            )
+            if problems.full:
+                break
+            continue
+        pin = match.group("pin")
+        if pin in seen:
+            problems.error(number, f"PIN {pin} is listed twice (first on line {seen[pin]}).")
+            continue
+        seen[pin] = number
+        grade = normal_grade(match.group("grade"))
+        if grade is None:
+            problems.error(number, f"{match.group('grade')!r} is not a Go grade.")
+            continue
+        family, given = _names(match.group("name"))
+        if not family:  # the EGD's own list has one such row ("_ _")
+            problems.warn(number, f"PIN {pin} has no name; the row is left out.")
+            continue
+        club = match.group("club")
+        last = match.group("last")
+        rows.append(
+            ListRow(
+                line=number,
+                key=pin,
+                rating=float(match.group("gor")),
+                family_name=family,
+                given_name=given,
+                country=None
+                if match.group("country").upper() == "XX"
+                else match.group("country").upper(),
+                club=None if club.lower() in UNKNOWN_CLUBS else club,
+                egd_pin=pin,
+                grade=grade,
+                best_grade=grade,
+                tournaments=int(match.group("nt")),
+                last_event=last,
+                last_played=event_date(last),
+            )
+        )
+    if not rows and not problems.has_errors:
+        problems.error(None, "No player rows found: is this an EGD rating list (allworld)?")
+    problems.raise_if_errors()
+    return RatingListFile("egd", tuple(rows), stated, problems.warnings())
+
+
+def write(listfile: RatingListFile) -> str:
+    """The rows in the allworld layout (for tests and fixtures)."""
+    lines = []
+    for row in listfile.rows:
+        name = f"{row.family_name.replace(' ', '_')} {row.given_name.replace(' ', '_')}".strip()
+        lines.append(
+            f" {row.key:>8}  {name:<37} {row.country or 'XX':<2}  {row.club or 'xxx':<6} "
+            f"{row.grade or '20k':>4}   --  {round(row.rating):>5} {row.tournaments or 0:>5}  "
+            f"{row.last_event or ''}"
+        )
+    return "\n".join(lines) + "\n"

@@ -1,0 +1,151 @@
+"""The FIDE rating list as FIDE's download gives it (fixed-width TXT, e.g.
+`standard_rating_list.txt`): ID, name, federation, sex, titles, rating, games, K,
+birth year, flag. Columns are found from the header line (`ID Number  Name … Flag`);
+without one, FIDE's documented positions are used. The rating column is named by the
+month (e.g. `SEP24`).
+"""
+
+from __future__ import annotations
+
+import re
+
+from tournaments.formats.list_model import ListRow, RatingListFile
+from tournaments.formats.model import ProblemLog
+
+# FIDE's documented start of each column (0-based) in the standard list's TXT file.
+DEFAULT_STARTS = {
+    "id": 0, "name": 15, "fed": 76, "sex": 80, "tit": 84, "wtit": 89, "otit": 94, "foa": 109,
+    "rating": 113, "games": 119, "k": 123, "bday": 126, "flag": 132,
+}  # fmt: skip
+_HEADER_LABELS = (
+    ("id", "ID Number"), ("name", "Name"), ("fed", "Fed"), ("sex", "Sex"), ("tit", "Tit"),
+    ("wtit", "WTit"), ("otit", "OTit"), ("foa", "FOA"),
+)  # fmt: skip
+_TAIL_LABELS = (("games", r"Gms|SGm|Gm"), ("k", r"K|SK"), ("bday", r"B-day"), ("flag", r"Flag"))
+TITLES = {"GM", "IM", "FM", "CM", "WGM", "WIM", "WFM", "WCM"}
+
+
+def _starts(header: str) -> dict[str, int] | None:
+    """Where each column starts, read from the header line (None: not a header)."""
+    if not header.lstrip().startswith("ID Number"):
+        return None
+    starts: dict[str, int] = {}
+    for key, label in _HEADER_LABELS:
+        found = re.search(rf"(?<!\S){re.escape(label)}(?!\S)", header)
+        if found is None:
+            return None
+        starts[key] = found.start()
+    rating = re.search(r"(?<=FOA)\s+(\S+)", header)
+    if rating is None:
+        return None
+    starts["rating"] = rating.start(1)
+    at = rating.end(1)
+    for key, pattern in _TAIL_LABELS:
+        found = re.compile(rf"(?<!\S)(?:{pattern})(?!\S)").search(header, at)
+        if found is None:
+            return None
+        starts[key] = found.start()
+        at = found.end()
+    return starts
+
+
+def _fields(line: str, starts: dict[str, int]) -> dict[str, str]:
+    order = sorted(starts.items(), key=lambda item: item[1])
+    fields = {}
+    for index, (key, start) in enumerate(order):
+        end = order[index + 1][1] if index + 1 < len(order) else None
+        fields[key] = line[start:end].strip()
+    return fields
+
+
+def _names(text: str) -> tuple[str, str]:
+    """FIDE writes 'Family, Given'."""
+    family, _, given = text.partition(",")
+    return family.strip(), given.strip()
+
+
+def parse(text: str, filename: str | None = None) -> RatingListFile:
+    problems = ProblemLog()
+    rows: list[ListRow] = []
+    starts = DEFAULT_STARTS
+    seen: dict[str, int] = {}
+    for number, line in enumerate(text.splitlines(), start=1):
+        if not line.strip():
+            continue
+        header = _starts(line)
+        if header is not None:
+            starts = header
+            continue
+        fields = _fields(line, starts)
+        errors_before = problems.error_count
+        fide_id = fields["id"]
+        if not fide_id.isdigit() or len(fide_id) > 12:
+            problems.error(number, f"{fide_id[:20]!r} is not a FIDE ID.", column=1)
+        elif fide_id in seen:
+            problems.error(number, f"FIDE ID {fide_id} is listed twice (line {seen[fide_id]}).")
+            continue
+        rating_text = fields["rating"]
+        if not rating_text.isdigit() or not 0 < int(rating_text) < 4000:
+            problems.error(number, f"{rating_text[:20]!r} is not a rating.", starts["rating"] + 1)
+        games, k_factor, birth = fields["games"], fields["k"], fields["bday"]
+        for label, value, key in (("games", games, "games"), ("K", k_factor, "k")):
+            if value and not value.isdigit():
+                message = f"{label} must be a number, not {value[:20]!r}."
+                problems.error(number, message, starts[key] + 1)
+        if birth and birth != "0000" and (not birth.isdigit() or not 1880 <= int(birth) <= 2100):
+            problems.error(number, f"{birth[:20]!r} is not a birth year.", starts["bday"] + 1)
+        family, given = _names(fields["name"])
+        if not family:
+            problems.error(number, "The row has no name.", starts["name"] + 1)
+        sex = fields["sex"].lower()
+        if sex not in ("", "m", "f"):
+            problems.error(number, f"Sex is M or F, not {fields['sex'][:5]!r}.", starts["sex"] + 1)
+        if problems.full:
+            break
+        if problems.error_count > errors_before:
+            continue
+        seen[fide_id] = number
+        title = fields["tit"].upper() or fields["wtit"].upper()
+        fed = fields["fed"].upper()
+        rows.append(
+            ListRow(
+                line=number,
+                key=fide_id,
+                rating=float(rating_text),
+                family_name=family,
+                given_name=given,
+                federation=fed if re.fullmatch(r"[A-Z]{3}", fed) else None,
+                fide_id=fide_id,
+                sex=sex or None,  # type: ignore[arg-type]
+                birth_year=int(birth) if birth.isdigit() and int(birth) >= 1880 else None,
+                title=title if title in TITLES else None,
+                games=int(games) if games else None,
+                k_factor=int(k_factor) if k_factor else None,
+                inactive="i" in fields["flag"].lower(),
+            )
+        )
+    if not rows and not problems.has_errors:
+        problems.error(None, "No player rows found: is this a FIDE rating list (TXT)?")
+    problems.raise_if_errors()
+    return RatingListFile("fide", tuple(rows), None, problems.warnings())
+
+
+HEADER = (
+    f"{'ID Number':<15}{'Name':<61}{'Fed':<4}{'Sex':<4}{'Tit':<5}{'WTit':<5}{'OTit':<15}"
+    f"{'FOA':<4}{'SEP24':<6}{'Gms':<4}{'K':<3}{'B-day':<6}Flag"
+)
+
+
+def write(listfile: RatingListFile) -> str:
+    """The rows in FIDE's layout (for tests and fixtures)."""
+    lines = [HEADER]
+    for row in listfile.rows:
+        name = f"{row.family_name}, {row.given_name}" if row.given_name else row.family_name
+        lines.append(
+            f"{row.key:<15}{name:<61}{row.federation or '':<4}{(row.sex or '').upper():<4}"
+            f"{row.title or '':<5}{'':<5}{'':<15}{'':<4}{round(row.rating):<6}"
+            f"{row.games if row.games is not None else '':<4}"
+            f"{row.k_factor if row.k_factor is not None else '':<3}"
+            f"{row.birth_year or '':<6}{'i' if row.inactive else ''}".rstrip()
+        )
+    return "\n".join(lines) + "\n"

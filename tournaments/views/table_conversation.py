@@ -1,0 +1,78 @@
+"""The conversation on a table (notes from either side), the club admin's withdrawal,
+and the referee's reopening of an approved table (with a reason)."""
+
+from __future__ import annotations
+
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.core.exceptions import PermissionDenied, ValidationError
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import get_object_or_404, redirect
+from django.utils.translation import gettext as _
+from django.views.decorators.http import require_POST
+
+from ratings.tournament_services import tournament_reopen_and_unrate
+from tournaments.conversation import NOTE_MAX, table_note_add, tournament_withdraw
+from tournaments.models import Tournament
+from tournaments.permissions import is_club_admin, is_referee
+
+
+def _back(request: HttpRequest, tournament: Tournament) -> HttpResponse:
+    """The referee's review for a referee, the manage page for the club's admins."""
+    if is_club_admin(request.user, tournament) and not request.POST.get("from_review"):
+        return redirect("manage_tournament", pk=tournament.pk)
+    return redirect("referee_review", pk=tournament.pk)
+
+
+def _errors(request: HttpRequest, error: ValidationError) -> None:
+    for message in error.messages:
+        messages.error(request, message)
+
+
+@login_required
+@require_POST
+def table_note(request: HttpRequest, pk: int) -> HttpResponse:
+    tournament = get_object_or_404(Tournament, pk=pk)
+    try:
+        table_note_add(
+            tournament=tournament, by=request.user, text=request.POST.get("text", "")[:NOTE_MAX]
+        )
+    except ValidationError as error:
+        _errors(request, error)
+    else:
+        messages.success(request, _("Your note is added to the conversation."))
+    return _back(request, tournament)
+
+
+@login_required
+@require_POST
+def manage_withdraw(request: HttpRequest, pk: int) -> HttpResponse:
+    tournament = get_object_or_404(Tournament, pk=pk)
+    try:
+        tournament_withdraw(tournament=tournament, by=request.user)
+    except ValidationError as error:
+        _errors(request, error)
+    else:
+        messages.success(request, _("The table is withdrawn: it is a draft again."))
+    return redirect("manage_tournament", pk=pk)
+
+
+@login_required
+@require_POST
+def referee_reopen(request: HttpRequest, pk: int) -> HttpResponse:
+    """A referee of its lists reopens an approved table, saying why; the lists recompute
+    without it now and with it again when it is re-approved."""
+    tournament = get_object_or_404(Tournament, pk=pk)
+    if not is_referee(request.user, tournament):
+        raise PermissionDenied(_("Only a referee of its rating lists reopens this table."))
+    reason = request.POST.get("reason", "").strip()[:NOTE_MAX]
+    if not reason:
+        messages.error(request, _("Say why the table is reopened, so the club knows what to fix."))
+        return redirect("referee_review", pk=pk)
+    try:
+        tournament_reopen_and_unrate(tournament=tournament, by=request.user, comment=reason)
+    except ValidationError as error:
+        _errors(request, error)
+    else:
+        messages.success(request, _("Reopened: the club corrects the table and submits it again."))
+    return redirect("referee_review", pk=pk)
