@@ -64,3 +64,66 @@ def insert_rows(model: Any, columns: Sequence[str], rows: Iterable[Sequence[Any]
             cursor.executemany(f"INSERT INTO {table} ({names}) VALUES ({marks})", batch)
             count += len(batch)
     return count
+
+
+def merge_rows(
+    model: Any,
+    columns: Sequence[str],
+    rows: Iterable[Sequence[Any]],
+    *,
+    key: Sequence[str],
+    scope: str,
+    params: Sequence[Any],
+) -> tuple[list[tuple[Any, ...]], int]:
+    """PostgreSQL: make `model`'s rows inside `scope` equal to `rows`, writing only the
+    difference. Returns the keys of the rows taken out and how many rows were written.
+
+    `scope` is an SQL condition on the table (alias `t`, `%s` placeholders for `params`);
+    every new row must fall inside it, and `key` must identify a row inside it. The new
+    rows go to a temporary table with COPY; three set-based statements then delete the
+    rows no longer there, update those whose values differ and insert the new ones. An
+    unchanged row is not touched at all (no dead tuple, no index entry); an updated one
+    keeps its key columns, so PostgreSQL skips its foreign-key checks, which a
+    delete-and-insert would pay for every row at COMMIT.
+    """
+    table = connection.ops.quote_name(model._meta.db_table)
+    names = [connection.ops.quote_name(c) for c in columns]
+    keys = [connection.ops.quote_name(c) for c in key]
+    values = [n for n, c in zip(names, columns, strict=True) if c not in key]
+    on_key = " AND ".join(f"t.{k} = n.{k}" for k in keys)
+    with connection.cursor() as cursor:
+        cursor.execute("DROP TABLE IF EXISTS merge_new")
+        cursor.execute(
+            f"CREATE TEMPORARY TABLE merge_new ON COMMIT DROP AS "
+            f"SELECT {', '.join(names)} FROM {table} WITH NO DATA"
+        )
+        with cursor.cursor.copy(f"COPY merge_new ({', '.join(names)}) FROM STDIN") as copy:
+            for row in rows:
+                copy.write_row(row)
+        cursor.execute("ANALYZE merge_new")
+        cursor.execute(
+            f"DELETE FROM {table} t WHERE ({scope}) "
+            f"AND NOT EXISTS (SELECT 1 FROM merge_new n WHERE {on_key}) "
+            f"RETURNING {', '.join('t.' + k for k in keys)}",
+            params,
+        )
+        removed = [tuple(r) for r in cursor.fetchall()]
+        written = len(removed)
+        if values:
+            cursor.execute(
+                f"UPDATE {table} t SET {', '.join(f'{v} = n.{v}' for v in values)} "
+                f"FROM merge_new n WHERE ({scope}) AND {on_key} "
+                f"AND ({', '.join('t.' + v for v in values)}) "
+                f"IS DISTINCT FROM ({', '.join('n.' + v for v in values)})",
+                params,
+            )
+            written += cursor.rowcount
+        cursor.execute(
+            f"INSERT INTO {table} ({', '.join(names)}) SELECT {', '.join('n.' + n for n in names)} "
+            f"FROM merge_new n WHERE NOT EXISTS (SELECT 1 FROM {table} t WHERE ({scope}) "
+            f"AND {on_key})",
+            params,
+        )
+        written += cursor.rowcount
+        cursor.execute("DROP TABLE merge_new")
+    return removed, written

@@ -13,6 +13,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
+from django.core.exceptions import EmptyResultSet
 from django.db import connection
 from django.db.models import Count, Max, Sum
 
@@ -82,6 +83,10 @@ class ReplayOutcome:
     not_rated: dict[int, str] = field(default_factory=dict)  # tournament id -> reason
     engine_seconds: float = 0.0  # time spent inside the rating system itself
     rated_ids: list[int] = field(default_factory=list)
+    # A cone replay (ratings/cone.py) rewrites only these tournaments' rows from the date
+    # (None: every row from the date) and moves the others' replay position to `sequences`.
+    scope: list[int] | None = None
+    sequences: dict[int, int] = field(default_factory=dict)
     applied_classes: dict[int, str] = field(default_factory=dict)  # EGF: tournament id -> class
     # Members whose entries the run rebuilds although it rates none of their games: all
     # the baseline names when the replay starts on or before its date.
@@ -212,18 +217,56 @@ def tournaments_from(
     return list(Tournament.objects.filter(pk__in=ids).order_by("end_date", "pk"))
 
 
-def _load_games(tournament_ids: list[int]) -> dict[int, list[tuple[int, int, int, str, int]]]:
+def load_games(tournament_ids: list[int]) -> dict[int, list[tuple[int, int, int, str, int]]]:
     games: dict[int, list[tuple[int, int, int, str, int]]] = defaultdict(list)
     rows = (
         GameRow.objects.filter(tournament_id__in=tournament_ids, kind=GameRow.Kind.PLAYED)
         .order_by("tournament_id", "round", "pk")
         .values_list("tournament_id", "round", "white_id", "black_id", "result", "handicap")
     )
-    for tournament_id, round_number, white, black, result, handicap in rows.iterator(
-        chunk_size=20000
-    ):
+    for tournament_id, round_number, white, black, result, handicap in _raw_rows(rows):
         games[tournament_id].append((round_number, white, black, result, handicap))
     return games
+
+
+def _raw_rows(queryset: Any) -> Iterable[tuple[Any, ...]]:
+    """A `values_list` query's rows as the driver returns them, in batches: a million games
+    through Django's per-row converters cost more than reading them. Only for columns
+    whose database value is the Python one (ids, numbers, text; a grade as its rank)."""
+    try:
+        sql, params = queryset.query.sql_with_params()
+    except EmptyResultSet:  # an empty `__in`: nothing to read
+        return
+    with connection.cursor() as cursor:
+        cursor.execute(sql, params)
+        while batch := cursor.fetchmany(50000):
+            yield from batch
+
+
+def read_professed(
+    tournament_ids: list[int],
+) -> dict[tuple[int, int], tuple[int | None, int | None]]:
+    """(tournament, member) -> (grade rank professed there, rating declared there)."""
+    professed: dict[tuple[int, int], tuple[int | None, int | None]] = {}
+    for chunk in _chunks(tournament_ids, 2000):
+        for t_id, m_id, grade, declared in _raw_rows(
+            Participant.objects.filter(tournament_id__in=chunk).values_list(
+                "tournament_id", "member_id", "grade", "rating_declared"
+            )
+        ):
+            professed[(t_id, m_id)] = (_rank(grade), declared)
+    return professed
+
+
+def read_members(member_ids: list[int]) -> dict[int, tuple[dt.date | None, int | None, int | None]]:
+    """member -> (birth date the rules use, FIDE rating, grade rank on his card)."""
+    members: dict[int, tuple[dt.date | None, int | None, int | None]] = {}
+    for chunk in _chunks(member_ids):
+        for m_id, birth, birth_year, fide, grade in Member.objects.filter(pk__in=chunk).values_list(
+            "id", "birth_date", "birth_year", "fide_rating", "grade"
+        ):
+            members[m_id] = (effective_birth_date(birth, birth_year), fide, _rank(grade))
+    return members
 
 
 def _chunks(ids: list[int], size: int = 20000) -> Iterable[list[int]]:
@@ -240,8 +283,6 @@ def replay(
 ) -> ReplayOutcome:
     """Rate every approved tournament of the list from `from_date` on, starting from the
     stored states just before it. `include` adds a not-yet-approved table (the preview)."""
-    system_code = rating_list.system
-    system = SYSTEMS[system_code]
     tournaments = tournaments_from(rating_list, from_date, include=include, exclude=exclude)
     start_date = baseline_date(rating_list)
     restarted = baseline_member_ids(rating_list) if _restarts(start_date, from_date) else set()
@@ -249,79 +290,99 @@ def replay(
         return ReplayOutcome(from_date=from_date, restarted=restarted)
     sequence = last_sequence_before(rating_list, from_date)
     tournament_ids = [t.pk for t in tournaments]
-    games_by_tournament = _load_games(tournament_ids)
-    professed: dict[tuple[int, int], tuple[int | None, int | None]] = {}
+    games_by_tournament = load_games(tournament_ids)
+    professed = read_professed(tournament_ids)
     participant_counts: dict[int, int] = defaultdict(int)
-    for chunk in _chunks(tournament_ids, 2000):
-        for t_id, m_id, grade, declared in (
-            Participant.objects.filter(tournament_id__in=chunk)
-            .values_list("tournament_id", "member_id", "grade", "rating_declared")
-            .iterator(chunk_size=20000)
-        ):
-            professed[(t_id, m_id)] = (_rank(grade), declared)
-            participant_counts[t_id] += 1
+    for t_id, _m_id in professed:
+        participant_counts[t_id] += 1
     member_ids = sorted(
         {m for games in games_by_tournament.values() for g in games for m in g[1:3]}
     )
     states = states_before(rating_list, from_date, member_ids)
     outcome = ReplayOutcome(from_date=from_date, states=states, restarted=restarted)
     named = frozenset(m for m, state in states.items() if state.from_baseline)
-    members: dict[int, tuple[dt.date | None, int | None, int | None]] = {}
-    for chunk in _chunks(member_ids):
-        for m_id, birth, birth_year, fide, grade in Member.objects.filter(pk__in=chunk).values_list(
-            "id", "birth_date", "birth_year", "fide_rating", "grade"
-        ):
-            members[m_id] = (effective_birth_date(birth, birth_year), fide, _rank(grade))
+    members = read_members(member_ids)
 
-    fide_history = _fide_history(member_ids) if system_code == "orr" else {}
+    fide_history = _fide_history(member_ids) if rating_list.system == "orr" else {}
     publications = _publications(rating_list)
     for tournament in tournaments:
         _apply_publications(states, publications, before=tournament.end_date)
-        verdict = rules.event_verdict(system_code, tournament)
-        games = games_by_tournament.get(tournament.pk, [])
-        if not verdict.rated:
-            outcome.not_rated[tournament.pk] = verdict.reason
-            continue
-        if not games:
-            outcome.not_rated[tournament.pk] = "no played games"
-            continue
-        sequence += 1
-        event_input = _event_input(
-            rating_list,
-            tournament,
-            games,
-            states,
-            professed,
-            members,
-            participant_counts[tournament.pk],
-            klass=verdict.klass or tournament.tournament_class,
-            fide_ratings=fide_ratings_on(fide_history, tournament.start_date),
-        )
-        started = time.perf_counter()
-        try:
-            output = system.rate(event_input)
-        except BadInput as error:
-            raise _in_context(error, tournament, event_input) from error
-        outcome.engine_seconds += time.perf_counter() - started
-        _apply(
+        if rate_tournament(
             outcome,
             rating_list,
             tournament,
-            sequence,
-            event_input,
-            output,
-            verdict,
+            games_by_tournament.get(tournament.pk, []),
+            sequence + 1,
             professed,
             members,
+            participant_counts[tournament.pk],
+            fide_history=fide_history,
             kept=before_baseline(tournament, start_date, named),
-        )
-        outcome.tournaments += 1
-        outcome.games += len(games)
-        outcome.rated_ids.append(tournament.pk)
-        if verdict.klass is not None:
-            outcome.applied_classes[tournament.pk] = verdict.klass
+        ):
+            sequence += 1
     _apply_publications(states, publications, before=None)
     return outcome
+
+
+def rate_tournament(
+    outcome: ReplayOutcome,
+    rating_list: RatingList,
+    tournament: Tournament,
+    games: list[tuple[int, int, int, str, int]],
+    sequence: int,
+    professed: dict[tuple[int, int], tuple[int | None, int | None]],
+    members: dict[int, tuple[dt.date | None, int | None, int | None]],
+    participants: int,
+    *,
+    fide_history: dict[int, list[tuple[dt.date, int]]],
+    kept: frozenset[int] = frozenset(),
+) -> bool:
+    """Rate one tournament at replay position `sequence` from `outcome.states` and move
+    them on (except the players `kept` at their baseline standing); False (and the reason in `outcome.not_rated`) when the list does not rate it."""
+    system_code = rating_list.system
+    states = outcome.states
+    verdict = rules.event_verdict(system_code, tournament)
+    if not verdict.rated:
+        outcome.not_rated[tournament.pk] = verdict.reason
+        return False
+    if not games:
+        outcome.not_rated[tournament.pk] = "no played games"
+        return False
+    event_input = _event_input(
+        rating_list,
+        tournament,
+        games,
+        states,
+        professed,
+        members,
+        participants,
+        klass=verdict.klass or tournament.tournament_class,
+        fide_ratings=fide_ratings_on(fide_history, tournament.start_date),
+    )
+    started = time.perf_counter()
+    try:
+        output = SYSTEMS[system_code].rate(event_input)
+    except BadInput as error:
+        raise _in_context(error, tournament, event_input) from error
+    outcome.engine_seconds += time.perf_counter() - started
+    _apply(
+        outcome,
+        rating_list,
+        tournament,
+        sequence,
+        event_input,
+        output,
+        verdict,
+        professed,
+        members,
+        kept=kept,
+    )
+    outcome.tournaments += 1
+    outcome.games += len(games)
+    outcome.rated_ids.append(tournament.pk)
+    if verdict.klass is not None:
+        outcome.applied_classes[tournament.pk] = verdict.klass
+    return True
 
 
 def _fide_history(member_ids: list[int]) -> dict[int, list[tuple[dt.date, int]]]:

@@ -8,8 +8,8 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from django.core.cache import cache
-from django.db.models import Count, F, Q, QuerySet, Window
-from django.db.models.functions import Rank
+from django.db.models import Count, F, IntegerField, OuterRef, Q, QuerySet, Subquery, Window
+from django.db.models.functions import Coalesce, Rank
 from django.utils.translation import gettext
 
 from clubsite.models import Club, Member
@@ -20,9 +20,17 @@ from tournaments.models import Game, Tournament
 
 
 def rating_list_all() -> QuerySet[RatingList]:
-    """Every list with how many players are rated in it."""
+    """Every list with how many players are rated in it (a count per list on the entries'
+    (list, rating) index, not a join of every entry grouped by list)."""
+    rated = (
+        RatingEntry.objects.filter(rating_list=OuterRef("pk"), rating__isnull=False)
+        .order_by()
+        .values("rating_list")
+        .annotate(n=Count("*"))
+        .values("n")
+    )
     return RatingList.objects.select_related("owner_club").annotate(
-        players=Count("entries", filter=Q(entries__rating__isnull=False))
+        players=Coalesce(Subquery(rated, output_field=IntegerField()), 0)
     )
 
 
@@ -174,21 +182,13 @@ def player_profile(member: Member) -> Profile:
         .select_related("rating_list", "tournament")
         .only(
             "id", "date", "sequence", "rating_in", "before", "after", "change", "games_count",
-            "rated", "provisional", "anomalous", "reset", "grade", "breakdown",
+            "rated", "provisional", "anomalous", "reset", "grade",
             "rating_list__id", "rating_list__name", "rating_list__slug", "rating_list__system",
             "tournament__id", "tournament__name", "tournament__city", "tournament__end_date",
             "tournament__tournament_class", "klass", "note",
         )
         .order_by("rating_list__name", "date", "sequence")
     )  # fmt: skip
-    opponent_ids = {
-        g.get("opponent")
-        for row in history
-        for g in (row.breakdown or [])
-        if isinstance(g, dict) and g.get("opponent") is not None
-    }
-    names = _member_names(opponent_ids)
-
     sections: dict[int, ListSection] = {}
     for entry in entries.values():
         sections[entry.rating_list_id] = ListSection(entry.rating_list, entry)
@@ -200,11 +200,23 @@ def player_profile(member: Member) -> Profile:
     ordered = sorted(sections.values(), key=lambda s: s.rating_list.name)
     for section in ordered:
         section.lines.reverse()  # newest first in the table
-        for index, line in enumerate(section.lines):
-            if index < INLINE_BREAKDOWNS:
-                line.games = _game_lines(line.row.breakdown, names)
-            else:
-                line.breakdown_elsewhere = bool(line.row.breakdown)
+    # Only the breakdowns shown in place are read: a regular's others are most of the bytes.
+    inline = [line for section in ordered for line in section.lines[:INLINE_BREAKDOWNS]]
+    breakdowns = _breakdowns([line.row.pk for line in inline])
+    names = _member_names(
+        {
+            g.get("opponent")
+            for games in breakdowns.values()
+            for g in games
+            if isinstance(g, dict) and g.get("opponent") is not None
+        }
+    )
+    for line in inline:
+        line.row.breakdown = breakdowns.get(line.row.pk) or []
+        line.games = _game_lines(line.row.breakdown, names)
+    for section in ordered:
+        for line in section.lines[INLINE_BREAKDOWNS:]:
+            line.breakdown_elsewhere = line.row.games_count > 0
 
     return Profile(
         member=member,
@@ -213,6 +225,11 @@ def player_profile(member: Member) -> Profile:
         grade_history=_grade_history(member),
         head_to_head=head_to_head(member, known_names=names),
     )
+
+
+def _breakdowns(row_ids: list[int]) -> dict[int, Any]:
+    rows = RatingHistory.objects.filter(pk__in=row_ids).values_list("pk", "breakdown")
+    return dict(rows)
 
 
 def player_history_line(member: Member, row_pk: int) -> HistoryLine:

@@ -25,7 +25,8 @@ from django.utils.translation import gettext as _
 from clubsite.members import effective_birth_date
 from clubsite.models import Member
 from ratings import rules
-from ratings.bulk import as_json, breakdown_json, insert_rows
+from ratings.bulk import as_json, breakdown_json, insert_rows, merge_rows
+from ratings.cone import cone_replay
 from ratings.models import (
     ListTournament,
     PublishedEntry,
@@ -151,8 +152,15 @@ def rating_list_recompute(
                 run.delete()
                 return None
             run.from_date = rating_list.pending_from
-            outcome = replay(rating_list, rating_list.pending_from)
-            _store(rating_list, outcome)
+            # `rated_at` of what this run rates: a table approved again after this moment
+            # is newer than its rating, and the next run's cone starts from it.
+            read_at = timezone.now()
+            outcome = None
+            if from_date is None:  # a request: replay what its change can reach
+                outcome = cone_replay(rating_list, rating_list.pending_from)
+            if outcome is None:
+                outcome = replay(rating_list, rating_list.pending_from)
+            written = _store(rating_list, outcome, read_at=read_at)
             still_pending = not RatingList.objects.filter(
                 pk=rating_list_id, pending_version=rating_list.pending_version
             ).update(pending_from=None, state=RatingList.State.RATED, last_error="")
@@ -168,7 +176,7 @@ def rating_list_recompute(
             state=RatingList.State.FAILED, last_error=repr(error)
         )
         raise
-    _tidy_tables(len(outcome.rows))
+    _tidy_tables(written)
     run.tournaments, run.games = outcome.tournaments, outcome.games
     run.engine_ms = int(outcome.engine_seconds * 1000)
     _finish(run, started, outcome=RecomputeRun.Outcome.SUCCESS)
@@ -181,11 +189,14 @@ def rating_list_recompute(
 
 
 def _tidy_tables(rows_swapped: int) -> None:
-    """After a big swap, reclaim the replaced rows and refresh the planner's statistics.
+    """After a big swap, refresh the planner's statistics, and reclaim dead rows once they
+    are a good part of a table.
 
-    Every recompute replaces history rows wholesale; without this, dead rows pile up
+    A recompute may rewrite many history rows; without this, dead rows pile up
     (autovacuum may be slow, or off) and stale statistics turn the next replay's index
-    probes into table scans. Runs after the commit: VACUUM cannot run in a transaction.
+    probes into table scans. A VACUUM reads the whole table, so it waits until a fifth of
+    it is dead (a retroactive insert rewrites about a year's rows; a full recompute of an
+    unchanged list none). Runs after the commit: VACUUM cannot run in a transaction.
     """
     if (
         connection.vendor != "postgresql"
@@ -194,7 +205,12 @@ def _tidy_tables(rows_swapped: int) -> None:
     ):
         return
     with connection.cursor() as cursor:
-        cursor.execute("VACUUM (ANALYZE) ratings_ratinghistory, ratings_ratingentry")
+        cursor.execute(
+            "SELECT relname, n_dead_tup > 0.2 * GREATEST(n_live_tup, 1) FROM pg_stat_user_tables "
+            "WHERE relname IN ('ratings_ratinghistory', 'ratings_ratingentry')"
+        )
+        for table, bloated in cursor.fetchall():
+            cursor.execute(f"{'VACUUM (ANALYZE)' if bloated else 'ANALYZE'} {table}")
 
 
 def _finish(run: RecomputeRun, started: float, *, outcome: str, error: str = "") -> None:
@@ -224,35 +240,59 @@ def _close_interrupted_runs(rating_list_id: int) -> None:
     )
 
 
-def _store(rating_list: RatingList, outcome: ReplayOutcome) -> None:
-    """Replace the history from the replay's date on and refresh the live entries."""
-    stale = RatingHistory.objects.filter(rating_list=rating_list, date__gte=outcome.from_date)
-    affected = set(stale.values_list("member_id", flat=True)) | outcome.touched | outcome.restarted
-    stale.delete()
-    # Players who lost tournaments from the date on but play none in the replay (a table
-    # taken out) fall back to where they stood before it.
-    missing = sorted(affected - set(outcome.states))
-    outcome.states.update(states_before(rating_list, outcome.from_date, missing))
-    insert_rows(
-        RatingHistory,
-        ["rating_list_id", *HISTORY_COLUMNS],
+def _store(rating_list: RatingList, outcome: ReplayOutcome, *, read_at: dt.datetime) -> int:
+    """Replace the history from the replay's date on and refresh the live entries.
+    Returns how many rows were written (PostgreSQL writes only the rows that changed)."""
+    history_rows = (
         (
-            (
-                rating_list.pk,
-                *(getattr(row, name) for name in HISTORY_COLUMNS[:-2]),
-                as_json(row.history),
-                breakdown_json(row.breakdown),
-            )
-            for row in outcome.rows
-        ),
+            rating_list.pk,
+            *(getattr(row, name) for name in HISTORY_COLUMNS[:-2]),
+            as_json(row.history),
+            breakdown_json(row.breakdown),
+        )
+        for row in outcome.rows
     )
-    _refresh_entries(rating_list, outcome, affected)
+    scope = outcome.scope  # None: every row from the date; else a cone replay's tournaments
+    if connection.vendor == "postgresql":
+        condition, params = (
+            "t.rating_list_id = %s AND t.date >= %s",
+            [
+                rating_list.pk,
+                outcome.from_date,
+            ],
+        )
+        if scope is not None:
+            condition, params = condition + " AND t.tournament_id = ANY(%s)", [*params, scope]
+        removed, written = merge_rows(
+            RatingHistory,
+            ["rating_list_id", *HISTORY_COLUMNS],
+            history_rows,
+            key=("rating_list_id", "member_id", "tournament_id"),
+            scope=condition,
+            params=params,
+        )
+        affected = {member_id for _list, member_id, _tournament in removed}
+    else:
+        stale = RatingHistory.objects.filter(rating_list=rating_list, date__gte=outcome.from_date)
+        if scope is not None:
+            stale = stale.filter(tournament_id__in=scope)
+        affected = set(stale.values_list("member_id", flat=True))
+        written = stale.delete()[0]
+        written += insert_rows(RatingHistory, ["rating_list_id", *HISTORY_COLUMNS], history_rows)
+    affected |= outcome.touched | outcome.restarted
+    written += _move_sequences(rating_list, outcome.sequences)
+    # Players who lost tournaments from the date on but play none in the replay (a table
+    # taken out) fall back to where their stored history, without it, leaves them.
+    missing = sorted(affected - set(outcome.states))
+    outcome.states.update(states_before(rating_list, dt.date.max, missing))
+    written += _refresh_entries(rating_list, outcome, affected)
     links = ListTournament.objects.filter(
         rating_list=rating_list, tournament__end_date__gte=outcome.from_date
     )
-    now = timezone.now()
+    if scope is not None:
+        links = links.filter(tournament_id__in=scope)
     links.filter(tournament_id__in=outcome.rated_ids).update(
-        rated_at=now, not_rated_reason="", applied_class=""
+        rated_at=read_at, not_rated_reason="", applied_class=""
     )
     _store_applied_classes(links, outcome.applied_classes)
     for tournament_id, reason in outcome.not_rated.items():
@@ -262,6 +302,7 @@ def _store(rating_list: RatingList, outcome: ReplayOutcome) -> None:
     links.exclude(tournament_id__in=outcome.rated_ids).exclude(
         tournament_id__in=list(outcome.not_rated)
     ).update(rated_at=None, applied_class="")
+    return written
 
 
 def _store_applied_classes(links: Any, classes: dict[int, str]) -> None:
@@ -273,24 +314,57 @@ def _store_applied_classes(links: Any, classes: dict[int, str]) -> None:
         links.filter(tournament_id__in=ids).update(applied_class=klass)
 
 
-def _refresh_entries(rating_list: RatingList, outcome: ReplayOutcome, affected: set[int]) -> None:
+def _move_sequences(rating_list: RatingList, sequences: dict[int, int]) -> int:
+    """A cone replay keeps the rows of tournaments outside the cone; their replay position
+    still moves when a tournament is put in or taken out before them."""
+    if not sequences:
+        return 0
+    if connection.vendor == "postgresql":
+        with connection.cursor() as cursor:
+            cursor.execute(
+                "UPDATE ratings_ratinghistory t SET sequence = v.sequence "
+                "FROM unnest(%s::bigint[], %s::integer[]) AS v(tournament_id, sequence) "
+                "WHERE t.rating_list_id = %s AND t.tournament_id = v.tournament_id "
+                "AND t.sequence <> v.sequence",
+                [list(sequences), list(sequences.values()), rating_list.pk],
+            )
+            return cursor.rowcount
+    moved = 0
+    for tournament_id, sequence in sequences.items():
+        moved += (
+            RatingHistory.objects.filter(rating_list=rating_list, tournament_id=tournament_id)
+            .exclude(sequence=sequence)
+            .update(sequence=sequence)
+        )
+    return moved
+
+
+def _refresh_entries(rating_list: RatingList, outcome: ReplayOutcome, affected: set[int]) -> int:
     affected_ids = sorted(affected)
-    for start in range(0, len(affected_ids), 20000):
-        RatingEntry.objects.filter(
-            rating_list=rating_list, member_id__in=affected_ids[start : start + 20000]
-        ).delete()
-    insert_rows(
-        RatingEntry,
-        ENTRY_COLUMNS,
-        (
-            _entry_row(rating_list, member_id, outcome.states[member_id])
-            for member_id in affected_ids
-            # No state, or no tournament left: his only tournaments were taken out
-            # (a member the baseline names keeps his entry).
-            if member_id in outcome.states
-            and (outcome.states[member_id].tournaments or outcome.states[member_id].from_baseline)
-        ),
+    entry_rows = (
+        _entry_row(rating_list, member_id, outcome.states[member_id])
+        for member_id in affected_ids
+        # No state, or no tournament left: his only tournaments were taken out
+        # (a member the baseline names keeps his entry).
+        if member_id in outcome.states
+        and (outcome.states[member_id].tournaments or outcome.states[member_id].from_baseline)
     )
+    if connection.vendor == "postgresql":
+        _removed, written = merge_rows(
+            RatingEntry,
+            ENTRY_COLUMNS,
+            entry_rows,
+            key=("rating_list_id", "member_id"),
+            scope="t.rating_list_id = %s AND t.member_id = ANY(%s)",
+            params=[rating_list.pk, affected_ids],
+        )
+        return written
+    written = 0
+    for start in range(0, len(affected_ids), 20000):
+        written += RatingEntry.objects.filter(
+            rating_list=rating_list, member_id__in=affected_ids[start : start + 20000]
+        ).delete()[0]
+    return written + insert_rows(RatingEntry, ENTRY_COLUMNS, entry_rows)
 
 
 ENTRY_COLUMNS = [
@@ -483,7 +557,7 @@ def _replay_after_publication(rating_list: RatingList, date: dt.date) -> None:
     after = date + dt.timedelta(days=1)
     if not RatingHistory.objects.filter(rating_list=rating_list, date__gte=after).exists():
         return
-    _store(rating_list, replay(rating_list, after))
+    _store(rating_list, replay(rating_list, after), read_at=timezone.now())
 
 
 def _carry_published_grades(

@@ -8,6 +8,7 @@ Pages sit above every domain app, so they read clubs, tournaments and ratings al
 from __future__ import annotations
 
 from django.core.exceptions import ObjectDoesNotExist
+from django.core.paginator import Paginator
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import render
 
@@ -31,17 +32,24 @@ def home(request: HttpRequest) -> HttpResponse:
     )
 
 
+MEMBERS_PER_PAGE = 100  # a club may hold a whole federation (45,000 at EGD scale)
+
+
 def club_detail(request: HttpRequest, slug: str) -> HttpResponse:
     try:
         club = club_get(slug)
     except ObjectDoesNotExist as error:
         raise Http404 from error
+    page = Paginator(site_selectors.club_members(club), MEMBERS_PER_PAGE).get_page(
+        request.GET.get("page")
+    )
     return render(
         request,
         "clubsite/club_detail.html",
         {
             "club": club,
-            "members": site_selectors.club_members(club),
+            "members": page.object_list,
+            "page": page,
             "tournaments": site_selectors.club_tournaments(club),
             "lists": club.rating_lists.all(),
         },

@@ -1,0 +1,53 @@
+#!/usr/bin/env bash
+# Load test (issue 18): players browsing lists, profiles and tournaments, against gunicorn
+# with 4 workers on 127.0.0.1, first on a quiet site, then while a full recompute runs.
+# Needs an EGD-scale database (DATABASE_URL; `manage.py bench_recompute` makes one) and
+# Locust (requirements-dev.txt). Prints requests/s and p50/p95/p99 of both phases.
+#
+#   DATABASE_URL=postgres://… ./scripts/loadtest.sh [users=30] [seconds=60] [list=bench-egd]
+set -euo pipefail
+cd "$(dirname "$0")/.."
+users="${1:-30}"
+seconds="${2:-60}"
+list="${3:-bench-egd}"
+port="${LOADTEST_PORT:-8018}"
+host="http://127.0.0.1:${port}"
+out="$(mktemp -d)"
+: "${DATABASE_URL:?set DATABASE_URL to the EGD-scale database}"
+
+gunicorn clubsite.config.wsgi --workers 4 --bind "127.0.0.1:${port}" --access-logfile /dev/null \
+  --error-logfile "${out}/gunicorn.log" &
+gunicorn_pid=$!
+recompute_pid=""
+cleanup() {
+  [[ -n "$recompute_pid" ]] && kill "$recompute_pid" 2>/dev/null || true
+  kill "$gunicorn_pid" 2>/dev/null || true
+}
+trap cleanup EXIT
+for _ in $(seq 1 60); do curl -sf -o /dev/null "${host}/" && break; sleep 1; done
+
+phase() {  # name: run Locust headless for the time given, print its aggregated line
+  LOADTEST_LIST="$list" locust -f scripts/locustfile.py --headless --host "$host" \
+    --users "$users" --spawn-rate "$users" --run-time "${seconds}s" --only-summary \
+    --csv "${out}/$1" >"${out}/$1.log" 2>&1 || true
+  python3 - "$1" "${out}/$1_stats.csv" <<'PY'
+import csv, sys
+name, path = sys.argv[1], sys.argv[2]
+for row in csv.DictReader(open(path)):
+    if row["Name"] == "Aggregated":
+        print(f"{name}: {float(row['Requests/s']):.1f} requests/s, {row['Request Count']} requests, "
+              f"{row['Failure Count']} failures, p50 {row['50%']} ms, p95 {row['95%']} ms, "
+              f"p99 {row['99%']} ms")
+PY
+}
+
+echo "load test: ${users} users, ${seconds} s per phase, gunicorn 4 workers, list ${list}"
+phase quiet
+started=$(date +%s.%N)
+python manage.py recompute "$list" >"${out}/recompute.log" 2>&1 &
+recompute_pid=$!
+phase during-recompute
+wait "$recompute_pid" && status=ok || status=failed
+recompute_pid=""
+echo "full recompute (${status}) took $(python3 -c "import time; print(f'{time.time() - ${started}:.1f}')") s (from the start of the second phase)"
+echo "details: ${out}"

@@ -1,0 +1,128 @@
+"""A retroactive change replays only its cone, and the list equals a full replay (issue 18)."""
+
+from __future__ import annotations
+
+import datetime as dt
+import random
+
+import pytest
+
+from ratings.models import RatingEntry, RatingHistory, RecomputeRun
+from ratings.services import rating_list_recompute
+from ratings.tournament_services import tournament_approve_and_rate as tournament_approve
+from ratings.tournament_services import tournament_reopen_and_unrate as tournament_reopen
+from tests.factories import ClubFactory, RatingListFactory
+from tests.pipeline.builders import SYSTEM_GAMES, members, staff_user, submitted
+from tests.pipeline.builders import tournament_with_games as table
+from tournaments.services import tournament_submit
+
+pytestmark = pytest.mark.django_db
+
+
+def every_column(rating_list):
+    """The whole stored list: each history row and each live entry, every column."""
+    history = sorted(
+        RatingHistory.objects.filter(rating_list=rating_list).values_list(
+            "member_id", "tournament_id", "date", "sequence", "rating_in", "before", "after",
+            "change", "games_count", "rated", "provisional", "anomalous", "reset", "grade",
+            "list_grade", "history", "breakdown",
+        )
+    )  # fmt: skip
+    entries = sorted(
+        RatingEntry.objects.filter(rating_list=rating_list).values_list(
+            "member_id", "rating", "rated", "provisional", "grade", "best_grade", "tournaments",
+            "games", "last_played", "active_until", "history",
+        )
+    )  # fmt: skip
+    return history, entries
+
+
+def _world(rng, system, groups=3, per_group=8, tournaments=12):
+    """Players in separate groups that rarely meet, so that a cone does not reach everyone."""
+    club = ClubFactory()
+    rating_list = RatingListFactory(system=system, game=SYSTEM_GAMES[system], slug=f"c-{system}")
+    pools = [members(rng, club, per_group) for _ in range(groups)]
+    start = dt.date(2022, 1, 3)
+    made = []
+    for _index in range(tournaments):
+        group = rng.randrange(groups)
+        pool = pools[group]
+        if rng.random() < 0.2:  # now and then two groups meet
+            pool = pool[:4] + pools[(group + 1) % groups][:4]
+        day = start + dt.timedelta(days=rng.randint(0, 400))
+        made.append(
+            table(rng, club=club, players=pool, system=system, day=day, draws=system != "egf")
+        )
+    return club, pools, rating_list, made
+
+
+@pytest.mark.parametrize("system", sorted(SYSTEM_GAMES))
+@pytest.mark.parametrize("seed", [3, 4, 5])
+def test_retroactive_changes_replay_their_cone_and_equal_a_full_replay(
+    system, seed, django_capture_on_commit_callbacks
+):
+    rng = random.Random(seed)
+    club, pools, rating_list, tournaments = _world(rng, system)
+    referee = staff_user()
+    order = tournaments[:]
+    rng.shuffle(order)  # approvals come in any order: most of them are retroactive
+    for tournament in order:
+        submitted(tournament, rating_list)
+        with django_capture_on_commit_callbacks(execute=True):
+            tournament_approve(tournament=tournament, by=referee)
+    # A table taken out, fixed and put back in, and another one only taken out.
+    fixed, dropped = rng.sample(tournaments, 2)
+    for tournament in (fixed, dropped):
+        with django_capture_on_commit_callbacks(execute=True):
+            tournament_reopen(tournament=tournament, by=referee)
+    game = fixed.games.filter(kind="played").first()
+    game.result = "black" if game.result == "white" else "white"
+    game.save(update_fields=["result"])
+    tournament_submit(tournament=fixed, by=referee)
+    with django_capture_on_commit_callbacks(execute=True):
+        tournament_approve(tournament=fixed, by=referee)
+    # And one more table, well before everything else's end.
+    late = table(rng, club=club, players=pools[0], system=system, day=dt.date(2022, 3, 1))
+    submitted(late, rating_list)
+    with django_capture_on_commit_callbacks(execute=True):
+        tournament_approve(tournament=late, by=referee)
+
+    incremental = every_column(rating_list)
+    rating_list_recompute(
+        rating_list_id=rating_list.pk, trigger="full", from_date=dt.date(1900, 1, 1)
+    )
+    full = every_column(rating_list)
+    assert incremental[0], "the history is empty"
+    assert incremental == full
+    # The cone really left tournaments out: some run rated fewer than it would have.
+    runs = RecomputeRun.objects.filter(rating_list=rating_list).exclude(trigger="full")
+    later = {
+        run.pk: sum(1 for t in tournaments + [late] if t.end_date >= run.from_date and t != dropped)
+        for run in runs
+    }
+    assert any(run.tournaments < later[run.pk] for run in runs)
+
+
+def test_a_coalesced_reopen_and_reapproval_is_replayed(django_capture_on_commit_callbacks):
+    """A table reopened, changed and approved again before the list's recompute runs:
+    its stored rows look rated, but it must be replayed (and its players' later tables)."""
+    rng = random.Random(9)
+    club, pools, rating_list, tournaments = _world(rng, "egf", groups=2, tournaments=6)
+    referee = staff_user()
+    for tournament in sorted(tournaments, key=lambda t: t.end_date):
+        submitted(tournament, rating_list)
+        with django_capture_on_commit_callbacks(execute=True):
+            tournament_approve(tournament=tournament, by=referee)
+    first = min(tournaments, key=lambda t: t.end_date)
+    tournament_reopen(tournament=first, by=referee)  # no recompute runs in between
+    for game in first.games.filter(kind="played"):
+        game.result = "black" if game.result == "white" else "white"
+        game.save(update_fields=["result"])
+    tournament_submit(tournament=first, by=referee)
+    with django_capture_on_commit_callbacks(execute=True):
+        tournament_approve(tournament=first, by=referee)
+    incremental = every_column(rating_list)
+    rating_list_recompute(
+        rating_list_id=rating_list.pk, trigger="full", from_date=dt.date(1900, 1, 1)
+    )
+    assert incremental == every_column(rating_list)
