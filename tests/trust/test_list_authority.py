@@ -164,3 +164,24 @@ def test_an_undecided_table_is_still_withdrawn(world):
     world.client("rivne-admin").post(reverse("manage_withdraw", args=[table.pk]))
     table.refresh_from_db()
     assert table.status == "draft"
+
+
+def test_the_approval_mail_comes_when_the_last_list_decides_and_names_only_approving_lists(
+    world, django_capture_on_commit_callbacks
+):
+    """Issue 17's approval mail under issue 14's per-list decisions."""
+    from django.core import mail
+
+    world.users["rivne-admin"].email = "admin@rivne.example"
+    world.users["rivne-admin"].save()
+    table = _table(world)
+    with django_capture_on_commit_callbacks(execute=True):
+        _decide(world, "rivne-referee", table, "approve")
+        _decide(world, "ufgo-referee", table, "reject", "Not our time control")
+    assert not [m for m in mail.outbox if "approved" in m.body]  # one list still undecided
+    with django_capture_on_commit_callbacks(execute=True):
+        _decide(world, "egf-gor-referee", table, "approve")
+    (message,) = [m for m in mail.outbox if "admin@rivne.example" in m.to and "approved" in m.body]
+    assert "Rating changes in Rivne club" in message.body
+    assert "Rating changes in EGF GoR" in message.body
+    assert "UFGO" not in message.body
