@@ -145,12 +145,31 @@ def _conclude(tournament: Tournament, by: AbstractBaseUser, comment: str) -> Non
     if not decisions or Decision.APPROVED in decisions:
         workflow.tournament_approve(tournament=tournament, by=by, comment=comment)
     else:
-        reasons = ListTournament.objects.filter(tournament=tournament).exclude(decision_comment="")
-        text = "\n".join(
-            f"{link.rating_list.name}: {link.decision_comment}"
-            for link in reasons.select_related("rating_list").order_by("rating_list__name")
+        reasons = list(
+            ListTournament.objects.filter(tournament=tournament)
+            .exclude(decision_comment="")
+            .select_related("rating_list")
+            .order_by("rating_list__name")
         )
+        # Several refusals are told apart by their list; one is the referee's own words
+        # (the conversation, issue 17, shows it as he wrote it).
+        if len(reasons) == 1:
+            text = reasons[0].decision_comment
+        else:
+            text = "\n".join(
+                f"{link.rating_list.name}: {link.decision_comment}" for link in reasons
+            )
         workflow.tournament_reject(tournament=tournament, by=by, comment=text or comment)
+
+
+def any_list_decided(tournament: Tournament) -> bool:
+    """Has a referee decided the table for one of its lists (it is still submitted while
+    the others have not)?"""
+    return (
+        ListTournament.objects.filter(tournament=tournament)
+        .exclude(decision=Decision.UNDECIDED)
+        .exists()
+    )
 
 
 def lists_counting(tournament: Tournament) -> list[RatingList]:

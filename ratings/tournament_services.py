@@ -13,12 +13,14 @@ from typing import Any
 
 from django.contrib.auth.models import AbstractBaseUser
 from django.db import transaction
+from django.utils.translation import gettext as _
 
 from ratings import list_approval
 from ratings.models import ListTournament, RatingList
 from ratings.services import rating_list_request_recompute
 from tournaments import manage_services
 from tournaments import services as workflow
+from tournaments.conversation import tournament_withdraw
 from tournaments.models import Tournament, TournamentLog
 from tournaments.notifications import event_mail_queue
 from tournaments.proposals import proposals_apply
@@ -140,3 +142,19 @@ def tournament_reopen_and_unrate(
             trigger=f"reopening of tournament {tournament.pk}",
         )
     return tournament
+
+
+@transaction.atomic
+def tournament_withdraw_undecided(*, tournament: Tournament, by: AbstractBaseUser) -> Tournament:
+    """The club takes a submitted table back (issue 17) while no referee has acted on it.
+    With each list deciding for itself (issue 14) a table one list approved or refused is
+    still submitted; it is no longer the club's to withdraw (a referee reopens it)."""
+    locked = Tournament.objects.select_for_update().get(pk=tournament.pk)
+    if locked.status == Tournament.Status.SUBMITTED and list_approval.any_list_decided(locked):
+        raise workflow.WorkflowError(
+            _(
+                "A referee has already decided this table for one of its lists; it can no "
+                "longer be withdrawn. Write to the referee in the conversation."
+            )
+        )
+    return tournament_withdraw(tournament=locked, by=by)

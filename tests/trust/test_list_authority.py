@@ -135,3 +135,53 @@ def test_hole_3_a_club_cannot_submit_to_another_clubs_own_list(world):
     form["name"] = "Kyiv Cup 2"
     assert kyiv.post(reverse("manage_tournament_create"), form).status_code == 302
     assert Tournament.objects.get(name="Kyiv Cup 2").rating_lists.get() == rivne_list
+
+
+def test_a_table_one_list_decided_is_no_longer_the_clubs_to_withdraw(
+    world, django_capture_on_commit_callbacks
+):
+    """Issue 17's withdrawal holds until a referee acts; with issue 14 a referee acts for
+    his list while the table stays submitted: it then counts in his list and stays there."""
+    table = _table(world)
+    manage = reverse("manage_tournament", args=[table.pk])
+    assert 'id="withdraw-table"' in world.client("rivne-admin").get(manage).content.decode()
+    with django_capture_on_commit_callbacks(execute=True):
+        _decide(world, "rivne-referee", table, "approve")
+    table.refresh_from_db()
+    assert table.status == "submitted" and _rated_in(table) == {"rivne"}
+    admin = world.client("rivne-admin")
+    assert 'id="withdraw-table"' not in admin.get(manage).content.decode()
+    response = admin.post(reverse("manage_withdraw", args=[table.pk]), follow=True)
+    assert "can no longer be withdrawn" in response.content.decode()
+    table.refresh_from_db()
+    assert table.status == "submitted"
+    decision = ListTournament.objects.get(tournament=table, rating_list=world.lists["rivne"])
+    assert decision.decision == ListTournament.Decision.APPROVED
+
+
+def test_an_undecided_table_is_still_withdrawn(world):
+    table = _table(world)
+    world.client("rivne-admin").post(reverse("manage_withdraw", args=[table.pk]))
+    table.refresh_from_db()
+    assert table.status == "draft"
+
+
+def test_the_approval_mail_comes_when_the_last_list_decides_and_names_only_approving_lists(
+    world, django_capture_on_commit_callbacks
+):
+    """Issue 17's approval mail under issue 14's per-list decisions."""
+    from django.core import mail
+
+    world.users["rivne-admin"].email = "admin@rivne.example"
+    world.users["rivne-admin"].save()
+    table = _table(world)
+    with django_capture_on_commit_callbacks(execute=True):
+        _decide(world, "rivne-referee", table, "approve")
+        _decide(world, "ufgo-referee", table, "reject", "Not our time control")
+    assert not [m for m in mail.outbox if "approved" in m.body]  # one list still undecided
+    with django_capture_on_commit_callbacks(execute=True):
+        _decide(world, "egf-gor-referee", table, "approve")
+    (message,) = [m for m in mail.outbox if "admin@rivne.example" in m.to and "approved" in m.body]
+    assert "Rating changes in Rivne club" in message.body
+    assert "Rating changes in EGF GoR" in message.body
+    assert "UFGO" not in message.body

@@ -11,8 +11,11 @@ from django.shortcuts import get_object_or_404, redirect
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
-from ratings.tournament_services import tournament_reopen_and_unrate
-from tournaments.conversation import NOTE_MAX, table_note_add, tournament_withdraw
+from ratings.tournament_services import (
+    tournament_reopen_and_unrate,
+    tournament_withdraw_undecided,
+)
+from tournaments.conversation import NOTE_MAX, table_note_add
 from tournaments.models import Tournament
 from tournaments.permissions import is_club_admin, is_referee
 
@@ -49,7 +52,7 @@ def table_note(request: HttpRequest, pk: int) -> HttpResponse:
 def manage_withdraw(request: HttpRequest, pk: int) -> HttpResponse:
     tournament = get_object_or_404(Tournament, pk=pk)
     try:
-        tournament_withdraw(tournament=tournament, by=request.user)
+        tournament_withdraw_undecided(tournament=tournament, by=request.user)
     except ValidationError as error:
         _errors(request, error)
     else:

@@ -19,6 +19,7 @@ from clubsite.models import Club
 from ratings import tournament_selectors as referee_selectors
 from ratings import tournament_services as submission_services
 from ratings.crosstable import crosstable_with_ratings
+from ratings.list_approval import any_list_decided
 from tournaments import manage_selectors, manage_services
 from tournaments.conversation import conversation
 from tournaments.messages import history_entry
@@ -90,6 +91,8 @@ def manage_tournament(request: HttpRequest, pk: int) -> HttpResponse:
             "proposals": proposals_for_review(tournament),
             "empty_rounds": manage_selectors.empty_rounds_warning(tournament),
             "conversation": conversation(tournament),
+            "withdrawable": tournament.status == Tournament.Status.SUBMITTED
+            and not any_list_decided(tournament),
             **NAV,
         },
     )
