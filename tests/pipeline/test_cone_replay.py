@@ -7,7 +7,7 @@ import random
 
 import pytest
 
-from ratings.models import RatingEntry, RatingHistory, RecomputeRun
+from ratings.models import ListTournament, RatingEntry, RatingHistory, RecomputeRun
 from ratings.services import rating_list_recompute
 from ratings.tournament_services import tournament_approve_and_rate as tournament_approve
 from ratings.tournament_services import tournament_reopen_and_unrate as tournament_reopen
@@ -25,7 +25,7 @@ def every_column(rating_list):
         RatingHistory.objects.filter(rating_list=rating_list).values_list(
             "member_id", "tournament_id", "date", "sequence", "rating_in", "before", "after",
             "change", "games_count", "rated", "provisional", "anomalous", "reset", "grade",
-            "list_grade", "history", "breakdown",
+            "list_grade", "klass", "note", "history", "breakdown",
         )
     )  # fmt: skip
     entries = sorted(
@@ -34,7 +34,13 @@ def every_column(rating_list):
             "games", "last_played", "active_until", "history",
         )
     )  # fmt: skip
-    return history, entries
+    links = sorted(
+        (t_id, applied_class, reason, rated_at is not None)
+        for t_id, applied_class, reason, rated_at in ListTournament.objects.filter(
+            rating_list=rating_list
+        ).values_list("tournament_id", "applied_class", "not_rated_reason", "rated_at")
+    )
+    return history, entries, links
 
 
 def _world(rng, system, groups=3, per_group=8, tournaments=12):
@@ -122,6 +128,84 @@ def test_a_coalesced_reopen_and_reapproval_is_replayed(django_capture_on_commit_
     with django_capture_on_commit_callbacks(execute=True):
         tournament_approve(tournament=first, by=referee)
     incremental = every_column(rating_list)
+    rating_list_recompute(
+        rating_list_id=rating_list.pk, trigger="full", from_date=dt.date(1900, 1, 1)
+    )
+    assert incremental == every_column(rating_list)
+
+
+def _baseline_rows(rating_list, named, idle):
+    """Baseline rows for `named` (at their live standing, moved a little) and `idle`, a
+    member the baseline names who plays no table."""
+    rows = []
+    for offset, member in enumerate([*named, idle]):
+        entry = RatingEntry.objects.filter(rating_list=rating_list, member=member).first()
+        rating = (entry.rating if entry and entry.rating is not None else 100.0) + 3 + offset
+        grade = getattr(entry.grade, "rank", entry.grade) if entry else None
+        history = None
+        if rating_list.system == "rivne":
+            history = {"above_100": rating >= 100}
+        rows.append(
+            {
+                "member_id": member.pk, "rating": rating, "provisional": False,
+                "grade": grade, "best_grade": grade, "tournaments": 4, "games": 20,
+                "last_played": None, "history": history,
+            }
+        )  # fmt: skip
+    return rows
+
+
+@pytest.mark.parametrize("system", sorted(SYSTEM_GAMES))
+def test_the_cone_starts_the_baselines_members_from_their_rows_and_equals_a_full_replay(
+    system, django_capture_on_commit_callbacks
+):
+    """Merge of issues 15 and 18: tables approved after a baseline's date replay their
+    cone from the members' baseline rows; taking the baseline out replays them all."""
+    from ratings.baseline_services import baseline_remove, baseline_replace
+
+    rng = random.Random(21)
+    club, pools, rating_list, tournaments = _world(rng, system, tournaments=10)
+    referee = staff_user()
+    day = dt.date(2022, 7, 1)
+    before = [t for t in tournaments if t.end_date <= day]
+    after = [t for t in tournaments if t.end_date > day]
+    assert before and len(after) >= 3
+    for tournament in before:
+        submitted(tournament, rating_list)
+        with django_capture_on_commit_callbacks(execute=True):
+            tournament_approve(tournament=tournament, by=referee)
+    idle = members(rng, club, 1)[0]
+    named = pools[0][:5] + pools[1][:2]
+    with django_capture_on_commit_callbacks(execute=True):
+        baseline_replace(
+            rating_list=rating_list,
+            date=day,
+            source="csv",
+            rows=_baseline_rows(rating_list, named, idle),
+        )
+    rng.shuffle(after)
+    for tournament in after:
+        submitted(tournament, rating_list)
+        with django_capture_on_commit_callbacks(execute=True):
+            tournament_approve(tournament=tournament, by=referee)
+    incremental = every_column(rating_list)
+    assert RatingEntry.objects.filter(rating_list=rating_list, member=idle).exists()
+    rating_list_recompute(
+        rating_list_id=rating_list.pk, trigger="full", from_date=dt.date(1900, 1, 1)
+    )
+    assert incremental == every_column(rating_list)
+    # Some approval after the baseline's date replayed a cone, not everything after it.
+    runs = RecomputeRun.objects.filter(rating_list=rating_list, trigger__startswith="approval")
+    assert any(
+        run.tournaments < sum(1 for t in after if t.end_date >= run.from_date)
+        for run in runs
+        if run.from_date > day
+    )
+
+    with django_capture_on_commit_callbacks(execute=True):
+        assert baseline_remove(rating_list=rating_list)
+    incremental = every_column(rating_list)
+    assert not RatingEntry.objects.filter(rating_list=rating_list, member=idle).exists()
     rating_list_recompute(
         rating_list_id=rating_list.pk, trigger="full", from_date=dt.date(1900, 1, 1)
     )
