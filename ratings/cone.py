@@ -20,6 +20,7 @@ from collections import defaultdict
 from typing import Any
 
 from ratings.baseline import baseline_date
+from ratings.list_approval import counted_links
 from ratings.models import ListTournament, RatingHistory, RatingList
 from ratings.replay import (
     MemberState,
@@ -49,28 +50,27 @@ def cone_replay(rating_list: RatingList, from_date: dt.date) -> ReplayOutcome | 
         # start of every member it names, and its own tables leave them as they are: the
         # full replay restarts them (replay.before_baseline); no cone of tables covers it.
         return None
+    rows = ListTournament.objects.filter(
+        rating_list=rating_list, tournament__end_date__gte=from_date
+    ).values_list("tournament_id", "rated_at", "tournament__decided_at", "decided_at")
+    # A table decided (as a whole, or for this list) after the run that rated it read the
+    # data is rated no more.
     links = [
-        (
-            t,
-            rated_at if decided_at is None or rated_at is None or decided_at <= rated_at else None,
-            status,
-        )
-        for t, rated_at, decided_at, status in ListTournament.objects.filter(
-            rating_list=rating_list, tournament__end_date__gte=from_date
-        ).values_list("tournament_id", "rated_at", "tournament__decided_at", "tournament__status")
-    ]  # a table decided after the run that rated it read the data is rated no more
-    approved = {t for t, _rated_at, status in links if status == Tournament.Status.APPROVED}
+        (t, None if _decided_after(rated_at, table_decided, list_decided) else rated_at)
+        for t, rated_at, table_decided, list_decided in rows
+    ]
+    approved = set(
+        ListTournament.objects.filter(
+            counted_links(), rating_list=rating_list, tournament__end_date__gte=from_date
+        ).values_list("tournament_id", flat=True)
+    )  # counts in this list: approved for it (ratings.list_approval)
     stored = set(
         RatingHistory.objects.filter(rating_list=rating_list, date__gte=from_date)
         .order_by()
         .values_list("tournament_id", flat=True)
         .distinct()
     )
-    changed = {
-        t
-        for t, rated_at, status in links
-        if status == Tournament.Status.APPROVED and rated_at is None
-    }
+    changed = {t for t, rated_at in links if t in approved and rated_at is None}
     removed = stored - approved
     tournaments = list(Tournament.objects.filter(pk__in=approved).order_by("end_date", "pk"))
     professed = read_professed([t.pk for t in tournaments])
@@ -184,3 +184,10 @@ def _states_on_joining(
         state.history = history
         state.grade = _rank(list_grade)
     return states
+
+
+def _decided_after(rated_at: dt.datetime | None, *decided: dt.datetime | None) -> bool:
+    """Whether any decision came after the run that rated the table read the data."""
+    if rated_at is None:
+        return True
+    return any(day is not None and day > rated_at for day in decided)
