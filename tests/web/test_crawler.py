@@ -127,9 +127,10 @@ def world_for_crawling(db):
         "code": "egf",
         "uidb64": "MQ",
         "token": "set-password",
+        "member_pk": setup.players[1].pk,  # issue 14: a member's identity, from a draft
     }
     for name in ("manage_participants", "manage_round", "manage_submit", "manage_reopen",
-                 "manage_tournament", "manage_tournament_edit"):  # fmt: skip
+                 "manage_tournament", "manage_tournament_edit", "manage_member_identity"):  # fmt: skip
         values[(name, "pk")] = setup.draft.pk
     for name in ("referee_review", "referee_decide", "recompute_status"):
         values[(name, "pk")] = setup.submitted.pk
