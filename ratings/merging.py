@@ -22,7 +22,13 @@ from django.db.models import Min, Q
 from django.utils.translation import gettext as _
 
 from clubsite.models import Member
-from ratings.models import PublishedEntry, RatingEntry, RatingHistory, RatingList
+from ratings.models import (
+    ListTournament,
+    PublishedEntry,
+    RatingEntry,
+    RatingHistory,
+    RatingList,
+)
 from ratings.services import rating_list_request_recompute
 from tournaments.models import Game, MemberProposal, Participant, RoundSeat, Tournament
 
@@ -152,6 +158,11 @@ def members_merge(*, keep: Member, drop: Member, by: AbstractBaseUser) -> MergeO
     lists = RatingList.objects.in_bulk(list(affected))
     for list_id, day in sorted(affected.items()):
         rating_list = lists[list_id]
+        # The recompute's cone (ratings/cone.py) starts from tables not rated as they stand:
+        # every table of the list from that date now has a different player in it.
+        ListTournament.objects.filter(
+            rating_list=rating_list, tournament__end_date__gte=day
+        ).update(rated_at=None)
         rating_list_request_recompute(
             rating_list=rating_list, from_date=day, trigger=f"merge of member {drop_id}"
         )
