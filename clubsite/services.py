@@ -48,7 +48,7 @@ def member_update_identity(
 ) -> Member:
     """His club's admin (or staff) corrects a member's identity data; the history keeps
     who, when, before → after and `reason`. Anyone else proposes (`tournaments.proposals`)."""
-    member = Member.objects.select_for_update().select_related("club").get(pk=member.pk)
+    member = Member.objects.select_for_update(of=("self",)).select_related("club").get(pk=member.pk)
     if not may_edit_member(by, member):
         raise PermissionDenied(_("Only his club's admins change this member."))
     unknown = set(changes) - set(IDENTITY_FIELDS)
