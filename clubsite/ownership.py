@@ -1,5 +1,5 @@
 """Whose record a member is: his club's. Its admins (and staff) change him; anyone else
-may only propose identity data through a table (`tournaments.proposals`)."""
+may only propose identity data through a table (`tournaments.review.proposals`)."""
 
 from __future__ import annotations
 

@@ -47,7 +47,7 @@ def member_update_identity(
     *, member: Member, changes: dict[str, object], by: AbstractBaseUser, reason: str = ""
 ) -> Member:
     """His club's admin (or staff) corrects a member's identity data; the history keeps
-    who, when, before → after and `reason`. Anyone else proposes (`tournaments.proposals`)."""
+    who, when, before → after and `reason`. Anyone else proposes (`tournaments.review.proposals`)."""
     member = Member.objects.select_for_update(of=("self",)).select_related("club").get(pk=member.pk)
     if not may_edit_member(by, member):
         raise PermissionDenied(_("Only his club's admins change this member."))

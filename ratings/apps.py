@@ -8,5 +8,5 @@ class RatingsConfig(AppConfig):
 
     def ready(self) -> None:
         # Register the Celery tasks in every process (web, commands, worker):
-        # `ratings.services` queues them by name, without importing them.
+        # `ratings.recompute.services` queues them by name, without importing them.
         from ratings import tasks  # noqa: F401

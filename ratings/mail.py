@@ -1,6 +1,6 @@
 """The e-mail of a results table's workflow, written in each recipient's language.
 
-`tournaments.notifications.event_mail_queue` queues `ratings.tasks.send_tournament_event_mail`
+`tournaments.review.notifications.event_mail_queue` queues `ratings.tasks.send_tournament_event_mail`
 with a `TournamentLog` id after the commit; the task calls `tournament_event_mail_send`:
 
 - submitted: the referees of the table's lists;
@@ -27,7 +27,7 @@ from django.urls import reverse
 from django.utils import translation
 
 from clubsite.models import Member, Profile
-from ratings.formatting import format_change, format_rating
+from ratings.display.formatting import format_change, format_rating
 from ratings.models import ListTournament, RatingHistory, RatingList
 from tournaments.models import Tournament, TournamentLog
 

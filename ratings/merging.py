@@ -22,14 +22,8 @@ from django.db.models import Min, Q
 from django.utils.translation import gettext as _
 
 from clubsite.models import Member
-from ratings.models import (
-    ListTournament,
-    PublishedEntry,
-    RatingEntry,
-    RatingHistory,
-    RatingList,
-)
-from ratings.services import rating_list_request_recompute
+from ratings.models import ListTournament, PublishedEntry, RatingEntry, RatingHistory, RatingList
+from ratings.recompute.services import rating_list_request_recompute
 from tournaments.models import Game, MemberProposal, Participant, RoundSeat, Tournament
 
 # What the kept member takes from the dropped one when he has none of it.

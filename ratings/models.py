@@ -53,7 +53,7 @@ class RatingList(models.Model):
         verbose_name=_("owner club"),
     )
     federation = models.CharField(_("federation"), max_length=120, blank=True)
-    # Which clubs may submit tables to the list (`ratings.list_approval.list_accepts`).
+    # Which clubs may submit tables to the list (`ratings.submissions.list_approval.list_accepts`).
     submitters = models.CharField(
         _("who may submit"),
         max_length=8,
@@ -124,7 +124,7 @@ class RatingList(models.Model):
 
 class ListTournament(models.Model):
     """A tournament submitted to a rating list, and how that list treated it: each list's
-    referee decides for his list (`ratings.list_approval`)."""
+    referee decides for his list (`ratings.submissions.list_approval`)."""
 
     class Decision(models.TextChoices):
         UNDECIDED = "", _("waiting for the list's referee")
@@ -162,6 +162,14 @@ class ListTournament(models.Model):
 
     def __str__(self) -> str:
         return f"{self.tournament} in {self.rating_list}"
+
+
+def counted_links() -> Q:
+    """The `ListTournament` rows whose table counts in the list: approved for it (or a
+    table approved as a whole, before the lists decided one by one, that no list refused)."""
+    return Q(decision=ListTournament.Decision.APPROVED) | Q(
+        decision=ListTournament.Decision.UNDECIDED, tournament__status=Tournament.Status.APPROVED
+    )
 
 
 class RatingEntry(models.Model):

@@ -14,7 +14,7 @@ from django.utils.translation import gettext
 
 from clubsite.models import Club, Member
 from clubsite.numbers import is_ascii_number
-from ratings.formatting import rating_number
+from ratings.display.formatting import rating_number
 from ratings.models import PublishedEntry, PublishedList, RatingEntry, RatingHistory, RatingList
 from tournaments.models import Game, Tournament
 

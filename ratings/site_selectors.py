@@ -11,7 +11,7 @@ from dataclasses import dataclass
 from django.db.models import Prefetch, QuerySet
 
 from clubsite.models import Club, GameKind, Member
-from ratings.calculator import SYSTEMS_BY_GAME, Expectation, expectation
+from ratings.display.calculator import SYSTEMS_BY_GAME, Expectation, expectation
 from ratings.models import RatingEntry
 from ratings.selectors import current_rating
 from tournaments.models import Tournament

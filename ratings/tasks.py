@@ -7,7 +7,8 @@ from smtplib import SMTPException
 from celery import Task, shared_task
 from celery.signals import worker_ready
 
-from ratings import mail, services
+from ratings import mail
+from ratings.recompute import services
 
 
 @shared_task(
@@ -53,7 +54,7 @@ MAIL_WAIT_SECONDS = 15
     max_retries=MAIL_WAIT_TRIES,
 )
 def send_tournament_event_mail(self: Task, log_id: int) -> int:
-    """The mail of one workflow step (`tournaments.notifications` queues it by name)."""
+    """The mail of one workflow step (`tournaments.review.notifications` queues it by name)."""
     last_try = self.request.is_eager or self.request.retries >= MAIL_WAIT_TRIES
     try:
         return mail.tournament_event_mail_send(log_id=log_id, wait_for_ratings=not last_try)

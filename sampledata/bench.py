@@ -15,8 +15,8 @@ from django.db import connection, transaction
 from django.db.models import Max
 
 from clubsite.models import Club, Member
-from ratings.bulk import insert_rows
 from ratings.models import ListTournament, RatingList
+from ratings.recompute.bulk import insert_rows
 from ratings.systems.grades import Grade
 from tournaments.models import Game, Participant, RoundSeat, Tournament
 

@@ -18,8 +18,8 @@ from clubsite.duplicates import skeleton
 from clubsite.fields import parse_grade
 from clubsite.models import Club, Member
 from ratings.models import ListTournament, PublishedList, RatingList
-from ratings.services import rating_list_publish
-from ratings.tournament_services import tournament_approve_and_rate
+from ratings.publication import rating_list_publish
+from ratings.submissions.services import tournament_approve_and_rate
 from tournaments.models import Game, Participant, Tournament
 from tournaments.services import Pairing, round_replace, tournament_submit
 

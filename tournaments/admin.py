@@ -125,7 +125,7 @@ class RoundSeatAdmin(ViewOnlyAdmin):
 
 @admin.register(MemberProposal)
 class MemberProposalAdmin(ViewOnlyAdmin):
-    """Read-only: a table proposes, an approval applies (`tournaments.proposals`)."""
+    """Read-only: a table proposes, an approval applies (`tournaments.review.proposals`)."""
 
     list_display = ["member", "field", "value", "tournament", "proposed_by", "applied_at"]
     list_filter = ["field"]

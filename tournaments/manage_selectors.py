@@ -1,5 +1,6 @@
-"""Reads for the club-admin pages: my clubs and tournaments, member search, a round's boards,
-what the time control means for rating."""
+"""Reads for the club-admin pages: my clubs and tournaments, member search, the players he is
+likely to tick (his club's roster and recent players), a round's boards, what the time
+control means for rating."""
 
 from __future__ import annotations
 
@@ -12,10 +13,12 @@ from django.utils.translation import ngettext
 
 from clubsite.models import Club, Member
 from ratings.systems.ufgo_grades import event_eligibility
-from tournaments.models import Game, Tournament
+from tournaments.models import Game, Participant, Tournament
 from tournaments.timecontrol import adjusted_minutes, suggest_egf_class
 
 CLASS_ORDER = {"A": 3, "B": 2, "C": 1}
+ROSTER_LIMIT = 300
+RECENT_TOURNAMENTS = 5
 
 
 def clubs_administered(user: AbstractBaseUser) -> QuerySet[Club]:
@@ -154,4 +157,49 @@ def time_control_advice(tournament: Tournament) -> TimeControlAdvice:
         ufgo_rated=verdict.rated,
         ufgo_reason=ufgo_reason,
         class_warning=warning,
+    )
+
+
+def _name_filter(query: str) -> Q:
+    condition = Q()
+    for word in query.split():
+        condition &= (
+            Q(family_name__icontains=word)
+            | Q(given_name__icontains=word)
+            | Q(native_name__icontains=word)
+        )
+    return condition
+
+
+def club_roster(tournament: Tournament, query: str = "") -> QuerySet[Member]:
+    """The organising club's members not yet in the tournament, by name; `query` filters."""
+    return (
+        Member.objects.filter(club_id=tournament.organiser_id)
+        .exclude(participations__tournament=tournament)
+        .filter(_name_filter(query))
+        .order_by("family_name", "given_name", "pk")[:ROSTER_LIMIT]
+    )
+
+
+def recent_club_players(tournament: Tournament, query: str = "") -> QuerySet[Member]:
+    """Members (of any club) who played the organiser's last few other tournaments, not yet
+    in this one; the most regular first."""
+    recent = (
+        Tournament.objects.filter(organiser_id=tournament.organiser_id)
+        .exclude(pk=tournament.pk)
+        .order_by("-end_date", "-pk")
+        .values_list("pk", flat=True)[:RECENT_TOURNAMENTS]
+    )
+    played = Participant.objects.filter(tournament_id__in=list(recent)).values("member_id")
+    return (
+        Member.objects.filter(pk__in=played)
+        .exclude(participations__tournament=tournament)
+        .filter(_name_filter(query))
+        .annotate(
+            recent_count=Count(
+                "participations", filter=Q(participations__tournament_id__in=list(recent))
+            )
+        )
+        .select_related("club")
+        .order_by("-recent_count", "family_name", "given_name")[:ROSTER_LIMIT]
     )

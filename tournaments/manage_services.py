@@ -2,7 +2,7 @@
 
 The workflow (submit, approve, reopen) and results entry live in `tournaments.services`;
 these add what the admin's forms need around them. Every function checks who acts.
-The rating lists a tournament goes to are set by `ratings.tournament_services`.
+The rating lists a tournament goes to are set by `ratings.submissions.services`.
 """
 
 from __future__ import annotations

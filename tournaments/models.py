@@ -358,7 +358,7 @@ class TournamentLog(models.Model):
 class MemberProposal(models.Model):
     """Identity data a table (its file or its admin's form) says about a member whose record
     is not its club's to change: kept with the table, applied when a list's referee (or
-    staff) approves it, dropped with the table if it is abandoned (`tournaments.proposals`)."""
+    staff) approves it, dropped with the table if it is abandoned (`tournaments.review.proposals`)."""
 
     class Field(models.TextChoices):
         FIDE_ID = "fide_id", _("FIDE ID")

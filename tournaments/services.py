@@ -3,7 +3,7 @@
 Each function checks the state and who acts, records who and when, and runs in one
 transaction. This app knows nothing of rating lists: approving a table (and reopening
 an approved one) also asks its lists to recompute, and that crossing lives one level up,
-in `ratings.tournament_services.tournament_approve_and_rate` and
+in `ratings.submissions.services.tournament_approve_and_rate` and
 `tournament_reopen_and_unrate`, which wrap these steps in the same transaction. Pages
 and commands call those.
 """
@@ -20,10 +20,10 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from clubsite.models import Member
-from tournaments.conversation import table_snapshot
 from tournaments.models import Game, RoundSeat, Tournament, TournamentLog
-from tournaments.notifications import event_mail_queue
 from tournaments.permissions import is_club_admin, is_referee
+from tournaments.review.conversation import table_snapshot
+from tournaments.review.notifications import event_mail_queue
 
 Status = Tournament.Status
 
@@ -79,7 +79,7 @@ def tournament_submit(
 def tournament_approve(
     *, tournament: Tournament, by: AbstractBaseUser, comment: str = ""
 ) -> Tournament:
-    """Approve the table (the workflow step only: `ratings.tournament_services.
+    """Approve the table (the workflow step only: `ratings.submissions.services.
     tournament_approve_and_rate` adds the recompute of its lists)."""
     tournament = _locked(tournament)
     if not is_referee(by, tournament):
@@ -121,7 +121,7 @@ def tournament_reopen(
     *, tournament: Tournament, by: AbstractBaseUser, comment: str = ""
 ) -> Tournament:
     """Back to draft for corrections. Only its referees or staff reopen an approved table
-    (`ratings.tournament_services.tournament_reopen_and_unrate` then takes its ratings
+    (`ratings.submissions.services.tournament_reopen_and_unrate` then takes its ratings
     out: the lists recompute without it)."""
     tournament = _locked(tournament)
     _expect(tournament, Status.REJECTED, Status.APPROVED, Status.SUBMITTED)

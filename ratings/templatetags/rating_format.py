@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from django import template
 
-from ratings import formatting
-from ratings import system_titles as titles
+from ratings.display import formatting
+from ratings.display import system_titles as titles
 
 register = template.Library()
 
@@ -46,7 +46,7 @@ def percent(value: float | None) -> str:
 def rating_states(links):  # noqa: ANN001, ANN201 - ListTournament links in, their states out
     """`{% rating_states links as states %}`: each list's rated / not rated / waiting /
     recomputing / failed, and whether all are in."""
-    from ratings.status import tournament_rating_states
+    from ratings.display.status import tournament_rating_states
 
     return tournament_rating_states(list(links))
 

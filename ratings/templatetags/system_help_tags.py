@@ -8,7 +8,7 @@ from typing import Any
 from django import template
 from django.utils.html import format_html
 
-from ratings import system_help
+from ratings.display import system_help
 
 register = template.Library()
 

@@ -19,7 +19,7 @@ from django.views.decorators.http import require_safe
 from clubsite.numbers import int_or_none
 from ratings import selectors
 from ratings.crosstable import crosstable_with_ratings
-from ratings.formatting import rating_number
+from ratings.display.formatting import rating_number
 from ratings.models import RatingHistory, RatingList
 from ratings.systems.registry import SYSTEMS
 from tournaments import selectors as tournament_selectors

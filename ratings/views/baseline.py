@@ -19,8 +19,8 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
-from ratings.baseline_matching import BaselinePreview, choices_from
-from ratings.baseline_services import baseline_errors, baseline_import, baseline_preview
+from ratings.baselines.matching import BaselinePreview, choices_from
+from ratings.baselines.services import baseline_errors, baseline_import, baseline_preview
 from ratings.models import Baseline, RatingList
 from tournaments.formats import FormatError
 from tournaments.formats.rating_lists import LIST_FORMATS, parse_rating_list

@@ -21,9 +21,9 @@ from clubsite.views.csv_output import csv_download
 from clubsite.views.paging import PER_PAGE_CHOICES, configure_table, query_without
 from clubsite.views.paging import per_page_of as _per_page
 from ratings import selectors
-from ratings.formatting import format_change, format_expectation, format_rating
+from ratings.display.formatting import format_change, format_expectation, format_rating
+from ratings.display.system_titles import system_title
 from ratings.models import PublishedList, RatingList
-from ratings.system_titles import system_title
 from ratings.views import calculator_links, filters, list_counts
 from ratings.views.filters import RatingEntryFilter
 from ratings.views.pagination import CachedCountPaginator

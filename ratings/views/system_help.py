@@ -6,8 +6,8 @@ from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import render
 from django.utils.translation import get_language
 
-from ratings import system_help
-from ratings.system_titles import system_title
+from ratings.display import system_help
+from ratings.display.system_titles import system_title
 
 
 def rating_systems(request: HttpRequest) -> HttpResponse:

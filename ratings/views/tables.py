@@ -9,7 +9,7 @@ from django.urls import reverse
 from django.utils.html import format_html
 from django.utils.translation import gettext_lazy as _
 
-from ratings.formatting import format_rating
+from ratings.display.formatting import format_rating
 
 
 class _RatingColumn(tables.Column):

@@ -12,7 +12,7 @@ import pytest
 from django.core.management import CommandError, call_command
 
 from clubsite.models import Club, Member
-from ratings.baseline_matching import name_key
+from ratings.baselines.matching import name_key
 from ratings.models import Baseline, RatingEntry, RatingHistory
 from tests.factories import ClubFactory, MemberFactory, RatingListFactory
 from tests.pipeline.builders import members, submitted, tournament_with_games
@@ -214,7 +214,7 @@ def test_named_members_start_from_their_rows_and_skip_tournaments_before_it() ->
     entry = RatingEntry.objects.get(rating_list=rating_list, member=named[0])
     assert entry.tournaments == 8  # the row's 7 and June
     # Removing it replays everyone from nothing again.
-    from ratings.baseline_services import baseline_remove
+    from ratings.baselines.services import baseline_remove
 
     assert baseline_remove(rating_list=rating_list)
     assert history.filter(tournament=early).count() > len(played_early)

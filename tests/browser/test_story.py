@@ -9,7 +9,7 @@ import re
 import pytest
 
 from ratings.models import ListTournament
-from ratings.tournament_services import tournament_approve_and_rate as tournament_approve
+from ratings.submissions.services import tournament_approve_and_rate as tournament_approve
 from tests.factories import (
     ClubFactory,
     MemberFactory,

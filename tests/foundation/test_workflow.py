@@ -16,8 +16,8 @@ from django.core.exceptions import PermissionDenied, ValidationError
 
 from clubsite.models import Club, Member
 from ratings.models import ListTournament, RatingEntry, RatingHistory, RatingList, RecomputeRun
-from ratings.tournament_services import tournament_approve_and_rate as tournament_approve
-from ratings.tournament_services import tournament_reopen_and_unrate as tournament_reopen
+from ratings.submissions.services import tournament_approve_and_rate as tournament_approve
+from ratings.submissions.services import tournament_reopen_and_unrate as tournament_reopen
 from tests.factories import (
     ClubFactory,
     MemberFactory,

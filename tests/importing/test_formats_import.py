@@ -12,8 +12,8 @@ import pytest
 from django.core.management import call_command
 
 from clubsite.models import Member
-from ratings.importing import results_import
 from ratings.models import ListTournament
+from ratings.submissions.importing import results_import
 from tests.factories import ClubFactory, MemberFactory, RatingListFactory
 from tournaments.formats import parse, write
 from tournaments.formats.model import FileBye

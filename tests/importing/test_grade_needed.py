@@ -14,8 +14,8 @@ from django.core.management import CommandError, call_command
 from django.urls import reverse
 
 from clubsite.models import Member
-from ratings.importing import results_errors, results_preview
 from ratings.models import RatingEntry
+from ratings.submissions.importing import results_errors, results_preview
 from ratings.systems.registry import SYSTEMS
 from tests.factories import ClubFactory, MemberFactory, RatingListFactory
 from tests.web.manage_data import login, setup  # noqa: F401 (fixture)

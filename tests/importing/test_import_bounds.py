@@ -12,7 +12,7 @@ from django.test.utils import CaptureQueriesContext
 
 from clubsite.batches import BATCH, in_batches
 from clubsite.models import Member
-from ratings.importing import results_import, results_preview
+from ratings.submissions.importing import results_import, results_preview
 from tests.factories import ClubFactory, MemberFactory
 from tournaments.formats.model import FileGame, FilePlayer, ResultsFile, TournamentDetails
 

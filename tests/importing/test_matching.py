@@ -6,8 +6,8 @@ import pytest
 from django.core.exceptions import ValidationError
 
 from clubsite.models import Member
-from ratings.importing import results_import, results_preview
-from ratings.tournament_services import tournament_approve_and_rate
+from ratings.submissions.importing import results_import, results_preview
+from ratings.submissions.services import tournament_approve_and_rate
 from tests.factories import ClubFactory, MemberFactory, RatingListFactory, UserFactory
 from tournaments.formats.model import FileGame, FilePlayer, ResultsFile, TournamentDetails
 from tournaments.models import Participant, Tournament

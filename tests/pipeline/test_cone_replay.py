@@ -8,9 +8,9 @@ import random
 import pytest
 
 from ratings.models import ListTournament, RatingEntry, RatingHistory, RecomputeRun
-from ratings.services import rating_list_recompute
-from ratings.tournament_services import tournament_approve_and_rate as tournament_approve
-from ratings.tournament_services import tournament_reopen_and_unrate as tournament_reopen
+from ratings.recompute.services import rating_list_recompute
+from ratings.submissions.services import tournament_approve_and_rate as tournament_approve
+from ratings.submissions.services import tournament_reopen_and_unrate as tournament_reopen
 from tests.factories import ClubFactory, RatingListFactory
 from tests.pipeline.builders import SYSTEM_GAMES, members, staff_user, submitted
 from tests.pipeline.builders import tournament_with_games as table
@@ -161,7 +161,7 @@ def test_the_cone_starts_the_baselines_members_from_their_rows_and_equals_a_full
 ):
     """Merge of issues 15 and 18: tables approved after a baseline's date replay their
     cone from the members' baseline rows; taking the baseline out replays them all."""
-    from ratings.baseline_services import baseline_remove, baseline_replace
+    from ratings.baselines.services import baseline_remove, baseline_replace
 
     rng = random.Random(21)
     club, pools, rating_list, tournaments = _world(rng, system, tournaments=10)

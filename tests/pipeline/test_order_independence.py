@@ -8,9 +8,9 @@ import random
 import pytest
 
 from ratings.models import Baseline, BaselineRow, RatingEntry, RatingHistory
+from ratings.submissions.services import tournament_approve_and_rate as tournament_approve
+from ratings.submissions.services import tournament_reopen_and_unrate as tournament_reopen
 from ratings.systems import rate_json
-from ratings.tournament_services import tournament_approve_and_rate as tournament_approve
-from ratings.tournament_services import tournament_reopen_and_unrate as tournament_reopen
 from tests.factories import ClubFactory, RatingListFactory
 from tests.pipeline.builders import (
     SYSTEM_GAMES,
@@ -80,7 +80,7 @@ def test_shuffled_approvals_equal_chronological_replay(
 
     for tournament in tournaments:
         ListTournament.objects.create(rating_list=ordered, tournament=tournament)
-        from ratings.services import rating_list_recompute
+        from ratings.recompute.services import rating_list_recompute
 
         rating_list_recompute(
             rating_list_id=ordered.pk, trigger="test", from_date=tournament.end_date
@@ -97,7 +97,7 @@ def test_shuffled_approvals_equal_chronological_replay(
 def _approve_shuffled_and_replay_in_order(rng, system, tournaments, shuffled, ordered):
     """Approve into `shuffled` in a random order, rebuild `ordered` strictly by date."""
     from ratings.models import ListTournament
-    from ratings.services import rating_list_recompute
+    from ratings.recompute.services import rating_list_recompute
 
     referee = staff_user()
     for tournament in tournaments:
@@ -271,7 +271,7 @@ def test_reopen_edit_reapprove_equals_fresh_list(django_capture_on_commit_callba
         from ratings.models import ListTournament
 
         ListTournament.objects.create(rating_list=fresh, tournament=tournament)
-    from ratings.services import rating_list_recompute
+    from ratings.recompute.services import rating_list_recompute
 
     rating_list_recompute(rating_list_id=fresh.pk, trigger="test", from_date=dt.date(2000, 1, 1))
     assert [r[:1] + r[2:] for r in corrected] == [r[:1] + r[2:] for r in history_snapshot(fresh)]
@@ -288,7 +288,7 @@ def test_recompute_twice_changes_nothing(django_capture_on_commit_callbacks):
     with django_capture_on_commit_callbacks(execute=True):
         tournament_approve(tournament=tournament, by=staff_user())
     before = history_snapshot(rating_list), entries_snapshot(rating_list)
-    from ratings.services import rating_list_recompute
+    from ratings.recompute.services import rating_list_recompute
 
     rating_list_recompute(rating_list_id=rating_list.pk, trigger="t", from_date=dt.date(2020, 1, 1))
     rating_list_recompute(rating_list_id=rating_list.pk, trigger="t", from_date=dt.date(2020, 1, 1))
@@ -328,7 +328,7 @@ def test_fast_breakdown_json_equals_json_dumps():
     from hypothesis import given
     from hypothesis import strategies as st
 
-    from ratings.bulk import breakdown_json
+    from ratings.recompute.bulk import breakdown_json
 
     number = st.one_of(
         st.none(), st.integers(-5000, 5000), st.floats(allow_nan=False, allow_infinity=False)

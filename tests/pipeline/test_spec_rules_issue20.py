@@ -320,7 +320,7 @@ def test_egf_pages_and_api_show_the_applied_class(tmp_path, client):
 
 @pytest.mark.parametrize(("basic", "kept"), [(50, True), (59.99, True), (60, False)])
 def test_ufgo_newcomer_above_2100_is_not_rated_under_60_minutes(tmp_path, basic, kept):
-    from ratings.rules import KEPT_BY_TIME_CONTROL
+    from ratings.recompute.rules import KEPT_BY_TIME_CONTROL
 
     RatingListFactory(slug="ufgo", system="ufgo", game="go")
     players = [{"id": "d3", "name": "Dan Three", "grade": "3d"},  # start 2300 > 2100
@@ -339,7 +339,7 @@ def test_ufgo_newcomer_above_2100_is_not_rated_under_60_minutes(tmp_path, basic,
 
 
 def test_ufgo_kept_player_row_says_why_and_does_not_contradict_itself(tmp_path, client):
-    from ratings.rules import KEPT_BY_TIME_CONTROL
+    from ratings.recompute.rules import KEPT_BY_TIME_CONTROL
 
     RatingListFactory(slug="ufgo", system="ufgo", game="go")
     players = [{"id": "s", "name": "Strong S", "rating": 2440, "grade": "3d"},
@@ -361,7 +361,7 @@ def test_ufgo_kept_player_row_says_why_and_does_not_contradict_itself(tmp_path, 
 
 def test_ufgo_anomaly_restart_is_no_reset(tmp_path):
     """An anomaly (a start raised by 4.4/B6) is not the EGF's reset, and says so."""
-    from ratings.rules import UFGO_ANOMALY
+    from ratings.recompute.rules import UFGO_ANOMALY
 
     RatingListFactory(slug="ufgo", system="ufgo", game="go")
     players = [{"id": "s", "name": "S S", "rating": 2700, "grade": "7d"},
@@ -437,7 +437,7 @@ def test_orr_newcomer_gets_the_fide_rating_valid_at_the_start(tmp_path):
 def test_fide_rating_on_a_day_boundary():
     import datetime as dt
 
-    from ratings.replay import fide_ratings_on
+    from ratings.recompute.reads import fide_ratings_on
 
     history = {7: [(dt.date(2025, 3, 1), 2000), (dt.date(2025, 6, 1), 2050)]}
     assert fide_ratings_on(history, dt.date(2025, 2, 28)) == {}

@@ -9,10 +9,10 @@ import pytest
 
 from clubsite.models import FideRating
 from ratings.models import ListTournament, PublishedEntry, RatingEntry, RatingHistory
-from ratings.services import rating_list_publish
+from ratings.publication import rating_list_publish
+from ratings.submissions.services import tournament_approve_and_rate as tournament_approve
 from ratings.systems import rate_json
 from ratings.systems.grades import Grade
-from ratings.tournament_services import tournament_approve_and_rate as tournament_approve
 from tests.factories import ClubFactory, MemberFactory, RatingListFactory, TournamentFactory
 from tests.pipeline.builders import (
     SYSTEM_GAMES,
@@ -443,7 +443,7 @@ def test_a_failed_recompute_names_the_tournament_and_the_member(approve):
 
 
 def test_published_ufgo_grades_survive_a_later_recompute(approve):
-    from ratings.services import rating_list_recompute
+    from ratings.recompute.services import rating_list_recompute
 
     rating_list = RatingListFactory(system="ufgo")
     strong, other = MemberFactory(grade="5d"), MemberFactory(grade="5d")

@@ -22,7 +22,7 @@ from django.conf import settings
 from django.db import connection
 
 from ratings.models import ListTournament, RatingEntry, RatingHistory, RatingList, RecomputeRun
-from ratings.services import rating_list_recompute
+from ratings.recompute.services import rating_list_recompute
 from sampledata.bench import bench_generate
 from tests.factories import ClubFactory, RatingListFactory
 from tests.pipeline.builders import members, submitted, tournament_with_games

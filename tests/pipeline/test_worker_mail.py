@@ -17,7 +17,7 @@ from django.core import mail
 
 from clubsite.config.celery import app as celery_app
 from clubsite.models import Profile
-from ratings.tournament_services import tournament_approve_and_rate
+from ratings.submissions.services import tournament_approve_and_rate
 from tests.factories import UserFactory
 from tests.pipeline.test_worker import (  # noqa: F401 - fixtures
     BROKER,

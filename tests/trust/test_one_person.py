@@ -11,7 +11,7 @@ from django.urls import reverse
 from clubsite.duplicates import duplicate_pairs, likely_duplicates, skeleton
 from clubsite.models import Member
 from ratings.models import RatingEntry, RatingHistory, RecomputeRun
-from ratings.tournament_services import tournament_approve_and_rate
+from ratings.submissions.services import tournament_approve_and_rate
 from tests.factories import (
     GameFactory,
     MemberFactory,

@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 from django.urls import reverse
 
-from ratings.calculator import expectation
+from ratings.display.calculator import expectation
 from ratings.systems.grades import Grade
 from tests.factories import MemberFactory
 

@@ -8,7 +8,7 @@ from django.contrib.messages import get_messages
 from django.urls import reverse
 
 from clubsite.models import Club
-from ratings.tournament_selectors import review_warnings
+from ratings.submissions.selectors import review_warnings
 from tests.factories import RatingListFactory
 from tests.web.manage_data import login, setup  # noqa: F401 - fixture
 from tests.web.test_manage_views import _boards, _tournament_data

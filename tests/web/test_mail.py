@@ -9,7 +9,7 @@ from django.core import mail
 from django.urls import reverse
 
 from clubsite.models import Profile
-from ratings.tournament_services import tournament_approve_and_rate, tournament_reopen_and_unrate
+from ratings.submissions.services import tournament_approve_and_rate, tournament_reopen_and_unrate
 from tests.web.manage_data import login, setup  # noqa: F401 - fixture
 from tournaments import services
 from tournaments.models import TournamentLog

@@ -12,7 +12,7 @@ import pytest
 from django.urls import reverse
 from django.utils import translation
 
-from ratings import system_help
+from ratings.display import system_help
 from ratings.systems import rate_json
 from ratings.systems.registry import SYSTEMS
 

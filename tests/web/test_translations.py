@@ -6,7 +6,7 @@ import pytest
 from django.urls import reverse
 from django.utils import translation
 
-from ratings.system_titles import SYSTEM_TITLES, system_title
+from ratings.display.system_titles import SYSTEM_TITLES, system_title
 from ratings.systems.registry import SYSTEMS
 from tournaments.formats import FORMATS
 from tournaments.views.forms import FORMAT_TITLES

@@ -7,7 +7,7 @@ builds a `ResultsFile` from a stored tournament (`tournament_to_results`).
 
 The rating list a file is meant for comes from the caller as a `ListTarget`: its
 name, game and system, which of the players it already lists, and how to link the
-saved tournament to it. This app never imports the ratings app; `ratings.importing`
+saved tournament to it. This app never imports the ratings app; `ratings.submissions.importing`
 builds the target from a `RatingList` and is what the pages and the command call.
 
 One module per step: `matching` (who is who), `preview` (the checks), `saving` (the

@@ -47,7 +47,7 @@ from tournaments.importing.matching import ImportPreview, _full_name
 from tournaments.importing.preview import _errors, _grade_errors, _name_and_dates, results_preview
 from tournaments.messages import said, stored_lines
 from tournaments.models import Game, Participant, Tournament, TournamentLog
-from tournaments.proposals import proposal_record, proposals_record
+from tournaments.review.proposals import proposal_record, proposals_record
 from tournaments.services import Pairing, round_replace
 from tournaments.timecontrol import exact_minutes, overtime_from_text
 
@@ -409,7 +409,7 @@ def _propose_identities(
 ) -> None:
     """What the file says of a member already here (his PIN, FIDE ID, title, federation,
     birth year) is a proposal tied to the table: nothing about him changes until a list
-    approves it (`tournaments.proposals`)."""
+    approves it (`tournaments.review.proposals`)."""
     for player in players:
         if resolved.get(player.key) is None:
             continue  # created from the file just now

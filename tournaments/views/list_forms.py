@@ -12,8 +12,8 @@ from django import forms
 from django.utils.translation import gettext_lazy as _
 
 from clubsite.views.choice_fields import IdModelChoiceField, IdModelMultipleChoiceField
-from ratings.list_approval import lists_refusing
 from ratings.models import RatingList
+from ratings.submissions.list_approval import lists_refusing
 from tournaments.views.forms import ResultsUploadForm, TournamentForm
 
 

@@ -11,16 +11,16 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_POST
 
-from ratings import tournament_selectors as referee_selectors
 from ratings.crosstable import crosstable_with_ratings
-from ratings.list_approval import undecided_for
 from ratings.services import rating_impact_preview
-from ratings.tournament_services import tournament_approve_and_rate, tournament_reject_for_lists
-from tournaments.conversation import conversation
+from ratings.submissions import selectors as referee_selectors
+from ratings.submissions.list_approval import undecided_for
+from ratings.submissions.services import tournament_approve_and_rate, tournament_reject_for_lists
 from tournaments.models import Tournament
 from tournaments.permissions import can_view, is_referee
-from tournaments.proposals import proposals_for_review
-from tournaments.submission_diff import submission_diff
+from tournaments.review.conversation import conversation
+from tournaments.review.proposals import proposals_for_review
+from tournaments.review.submission_diff import submission_diff
 from tournaments.views.forms import DecisionCommentForm
 
 NAV = {"nav_active": "referee"}

@@ -11,13 +11,10 @@ from django.shortcuts import get_object_or_404, redirect
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
-from ratings.tournament_services import (
-    tournament_reopen_and_unrate,
-    tournament_withdraw_undecided,
-)
-from tournaments.conversation import NOTE_MAX, table_note_add
+from ratings.submissions.services import tournament_reopen_and_unrate, tournament_withdraw_undecided
 from tournaments.models import Tournament
 from tournaments.permissions import is_club_admin, is_referee
+from tournaments.review.conversation import NOTE_MAX, table_note_add
 
 
 def _back(request: HttpRequest, tournament: Tournament) -> HttpResponse:

@@ -10,8 +10,8 @@ from django.core.exceptions import ObjectDoesNotExist
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import render
 
-from ratings.baseline import baselines_after
 from ratings.crosstable import crosstable_with_ratings
+from ratings.recompute.baseline_starts import baselines_after
 from tournaments import selectors
 
 

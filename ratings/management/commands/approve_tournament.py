@@ -6,7 +6,7 @@ from django.core.management.base import BaseCommand, CommandError
 from django.db import transaction
 
 from ratings.models import RatingList, RecomputeRun
-from ratings.tournament_services import tournament_approve_and_rate
+from ratings.submissions.services import tournament_approve_and_rate
 from tournaments.models import Tournament
 
 SYSTEM_REFEREE = "system-referee"

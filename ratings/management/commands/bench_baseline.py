@@ -16,10 +16,11 @@ from django.db import connection, transaction
 from django.test import Client
 from django.urls import reverse
 
-from ratings.baseline_services import baseline_import, baseline_preview
+from ratings.baselines.services import baseline_import, baseline_preview
 from ratings.management.commands.import_ratings import read_list
 from ratings.models import RatingEntry, RatingList
-from ratings.services import rating_list_create, rating_list_recompute
+from ratings.recompute.services import rating_list_recompute
+from ratings.services import rating_list_create
 from tournaments.formats.rating_lists import parse_rating_list
 
 FULL_LIST = Path("tests/data/egd/ratinglists/FULL_egf_db_2018-12-27.txt.gz")

@@ -12,8 +12,8 @@ from django.core.management.base import BaseCommand
 from django.db import transaction
 
 from ratings.models import ListTournament, RatingEntry, RatingList
-from ratings.services import rating_list_recompute
-from ratings.tournament_services import tournament_approve_and_rate
+from ratings.recompute.services import rating_list_recompute
+from ratings.submissions.services import tournament_approve_and_rate
 from sampledata.bench import ROUNDS, bench_generate
 from tournaments.models import Game, Participant, Tournament
 from tournaments.services import seats_create

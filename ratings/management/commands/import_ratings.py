@@ -17,8 +17,8 @@ from pathlib import Path
 from django.core.exceptions import ValidationError
 from django.core.management.base import BaseCommand, CommandError
 
-from ratings.baseline_matching import BaselinePreview, Choice
-from ratings.baseline_services import baseline_errors, baseline_import, baseline_preview
+from ratings.baselines.matching import BaselinePreview, Choice
+from ratings.baselines.services import baseline_errors, baseline_import, baseline_preview
 from ratings.models import RatingList
 from tournaments.formats import FormatError
 from tournaments.formats.rating_lists import LIST_FORMATS, MAX_LIST_BYTES, parse_rating_list

@@ -17,8 +17,8 @@ from django.core.management.base import BaseCommand, CommandError
 from django.db import transaction
 
 from clubsite.models import Club
-from ratings.importing import results_errors, results_import, results_preview
 from ratings.models import RatingList
+from ratings.submissions.importing import results_errors, results_import, results_preview
 from tournaments.formats import FORMATS, FormatError, guess_format, parse, size_text
 from tournaments.importing import ImportPreview, problems_text
 from tournaments.models import Tournament

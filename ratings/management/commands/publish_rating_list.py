@@ -3,7 +3,7 @@ import datetime as dt
 from django.core.management.base import BaseCommand, CommandError
 
 from ratings.models import RatingList
-from ratings.services import rating_list_publish
+from ratings.publication import rating_list_publish
 
 
 class Command(BaseCommand):

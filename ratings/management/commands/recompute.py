@@ -3,7 +3,7 @@ import datetime as dt
 from django.core.management.base import BaseCommand, CommandError
 
 from ratings.models import RatingList
-from ratings.services import rating_list_recompute
+from ratings.recompute.services import rating_list_recompute
 
 
 class Command(BaseCommand):

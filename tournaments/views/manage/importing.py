@@ -2,7 +2,7 @@
 
 Mounted at /manage/ (see `tournaments.views.manage.list_urls`). The file is parsed by
 `tournaments.formats`, matched and saved by `tournaments.importing` through
-`ratings.importing`, which adds the list (who is new to it, the link).
+`ratings.submissions.importing`, which adds the list (who is new to it, the link).
 """
 
 from __future__ import annotations
@@ -21,8 +21,8 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods, require_POST
 
 from clubsite.models import Club
-from ratings import importing as ratings_importing
 from ratings.models import RatingList
+from ratings.submissions import importing as ratings_importing
 from tournaments import importing
 from tournaments.formats import FormatError, guess_format
 from tournaments.formats import parse as parse_results

@@ -2,7 +2,7 @@
 
 Mounted at /manage/ with `tournaments.views.manage.urls` (see `tournaments.views.manage.list_urls`). Who may
 act is asked of `tournaments.views.manage.access`; the tournament is saved by
-`ratings.tournament_services`, which sets its lists in the same transaction.
+`ratings.submissions.services`, which sets its lists in the same transaction.
 """
 
 from __future__ import annotations
@@ -16,15 +16,15 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_http_methods
 
 from clubsite.models import Club
-from ratings import tournament_selectors as referee_selectors
-from ratings import tournament_services as submission_services
 from ratings.crosstable import crosstable_with_ratings
-from ratings.list_approval import any_list_decided
+from ratings.submissions import selectors as referee_selectors
+from ratings.submissions import services as submission_services
+from ratings.submissions.list_approval import any_list_decided
 from tournaments import manage_selectors, manage_services
-from tournaments.conversation import conversation
 from tournaments.messages import history_entry
 from tournaments.models import Tournament
-from tournaments.proposals import proposals_for_review
+from tournaments.review.conversation import conversation
+from tournaments.review.proposals import proposals_for_review
 from tournaments.views.list_forms import TournamentListsForm
 from tournaments.views.manage.access import NAV, clubs_or_403, time_control_probe, tournament_or_403
 

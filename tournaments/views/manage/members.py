@@ -15,7 +15,7 @@ from clubsite.ownership import may_edit_member
 from clubsite.services import member_update_identity
 from tournaments import manage_services
 from tournaments.models import MemberProposal, Participant
-from tournaments.proposals import proposals_record
+from tournaments.review.proposals import proposals_record
 from tournaments.views.forms import MemberIdentityForm
 from tournaments.views.manage.access import NAV, error_messages, tournament_or_403
 

@@ -19,8 +19,8 @@ from django.views.decorators.http import require_GET, require_http_methods, requ
 
 from clubsite.duplicates import Candidate, likely_duplicates
 from clubsite.models import Member
-from ratings.tournament_services import tournament_reopen_and_unrate
-from tournaments import manage_selectors, manage_services, roster_selectors, selectors, services
+from ratings.submissions.services import tournament_reopen_and_unrate
+from tournaments import manage_selectors, manage_services, selectors, services
 from tournaments.handicaps import handicap_warnings
 from tournaments.models import Participant, Tournament
 from tournaments.views.forms import (
@@ -145,8 +145,8 @@ def manage_participants(request: HttpRequest, pk: int) -> HttpResponse:
             "duplicates": duplicates,
             "editable": editable,
             "roster_query": roster_query,
-            "roster": roster_selectors.club_roster(tournament, roster_query) if editable else [],
-            "recent": roster_selectors.recent_club_players(tournament, roster_query)
+            "roster": manage_selectors.club_roster(tournament, roster_query) if editable else [],
+            "recent": manage_selectors.recent_club_players(tournament, roster_query)
             if editable
             else [],
             **NAV,

@@ -4,7 +4,7 @@ A club admin changes his own club's members; a results file, or the admin's form
 *propose* a FIDE ID, EGD PIN, title, federation, birth year, grade or club for anyone else.
 The proposal is kept with the table (`MemberProposal`), shown to the referees as a change
 (`proposals_for_review`), and applied when a list approves the table
-(`proposals_apply`, called from `ratings.tournament_services`). Nothing about a member
+(`proposals_apply`, called from `ratings.submissions.services`). Nothing about a member
 changes while the table is a draft; deleting the draft deletes its proposals.
 """
 

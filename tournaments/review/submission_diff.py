@@ -1,6 +1,6 @@
 """What changed in a resubmitted table since the referee last saw it.
 
-Each submission's log row keeps a snapshot (`tournaments.conversation.table_snapshot`).
+Each submission's log row keeps a snapshot (`tournaments.review.conversation.table_snapshot`).
 The referee last saw the submission before the latest one; the diff compares the two:
 games added and removed, results (and handicaps) changed, players added and removed.
 """

@@ -21,7 +21,7 @@ from dataclasses import dataclass
 from django.utils.translation import gettext as _
 
 from clubsite.models import GameKind
-from ratings.system_titles import system_title
+from ratings.display.system_titles import system_title
 from ratings.systems import BadInput, rate_json
 from ratings.systems.grades import Grade
 from ratings.systems.registry import SYSTEMS

@@ -15,15 +15,15 @@ from django.contrib.auth.models import AbstractBaseUser
 from django.db import transaction
 from django.utils.translation import gettext as _
 
-from ratings import list_approval
 from ratings.models import ListTournament, RatingList
-from ratings.services import rating_list_request_recompute
+from ratings.recompute.services import rating_list_request_recompute
+from ratings.submissions import list_approval
 from tournaments import manage_services
 from tournaments import services as workflow
-from tournaments.conversation import tournament_withdraw
 from tournaments.models import Tournament, TournamentLog
-from tournaments.notifications import event_mail_queue
-from tournaments.proposals import proposals_apply
+from tournaments.review.conversation import tournament_withdraw
+from tournaments.review.notifications import event_mail_queue
+from tournaments.review.proposals import proposals_apply
 
 
 def tournament_lists_set(*, tournament: Tournament, rating_lists: Iterable[RatingList]) -> None:
@@ -80,7 +80,7 @@ def tournament_approve_and_rate(
     """Approve the table for the lists `by` referees (staff: all; or those named), apply
     the identity data it proposes, and queue the recompute of exactly those lists after
     the commit (a failed approval queues nothing). The table is approved once every list
-    decided (`ratings.list_approval`)."""
+    decided (`ratings.submissions.list_approval`)."""
     outcome = list_approval.lists_decide(
         tournament=tournament, by=by, decision=ListTournament.Decision.APPROVED,
         comment=comment, rating_lists=rating_lists,

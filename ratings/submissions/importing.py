@@ -15,9 +15,9 @@ from django.contrib.auth.models import AbstractBaseUser
 
 from clubsite.batches import in_batches
 from clubsite.models import Club
-from ratings import rules
-from ratings.list_approval import check_lists_accept
 from ratings.models import ListTournament, RatingEntry, RatingList
+from ratings.recompute import rules
+from ratings.submissions.list_approval import check_lists_accept
 from ratings.systems.registry import SYSTEMS
 from tournaments import importing
 from tournaments.formats.model import ResultsFile

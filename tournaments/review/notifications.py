@@ -4,7 +4,7 @@ The workflow steps call `event_mail_queue` with the log row they wrote; the mail
 after the commit (a rolled-back step sends nothing) through the task queue, never inside
 the request. The task and the service that writes the mail live in `ratings` (the
 approval mail carries the rating changes), so the task is named here, not imported, as
-`ratings.services` does for the recompute.
+`ratings.recompute.services` does for the recompute.
 """
 
 from __future__ import annotations

@@ -20,7 +20,7 @@ from django.utils.translation import gettext as _
 
 from clubsite.fields import parse_grade
 from clubsite.models import Club, GameKind, Member
-from ratings.baseline_matching import (
+from ratings.baselines.matching import (
     BaselinePreview,
     Choice,
     club_slug,
@@ -29,10 +29,16 @@ from ratings.baseline_matching import (
     resolve,
     row_country,
 )
-from ratings.bulk import as_json, insert_rows
-from ratings.list_approval import counted_links
-from ratings.models import Baseline, BaselineRow, ListTournament, RatingEntry, RatingList
-from ratings.services import rating_list_request_recompute
+from ratings.models import (
+    Baseline,
+    BaselineRow,
+    ListTournament,
+    RatingEntry,
+    RatingList,
+    counted_links,
+)
+from ratings.recompute.bulk import as_json, insert_rows
+from ratings.recompute.services import rating_list_request_recompute
 from tournaments.formats.list_model import ListRow, RatingListFile
 
 # Which lists a format can start: the EGD's list is Go, FIDE's chess; CSV any.

@@ -19,33 +19,29 @@ import datetime as dt
 from collections import defaultdict
 from typing import Any
 
-from ratings.baseline import baseline_date
-from ratings.list_approval import counted_links
-from ratings.models import ListTournament, RatingHistory, RatingList
-from ratings.replay import (
-    MemberState,
-    ReplayOutcome,
-    _chunks,
-    _fide_history,
-    _publications,
-    _rank,
-    _restarts,
+from ratings.models import ListTournament, RatingHistory, RatingList, counted_links
+from ratings.recompute.baseline_starts import baseline_date
+from ratings.recompute.reads import (
+    fide_history,
+    id_chunks,
     last_sequence_before,
     load_games,
-    rate_tournament,
+    published_grades,
     read_members,
     read_professed,
     states_before,
 )
+from ratings.recompute.replay import rate_tournament, restarts_baseline
+from ratings.recompute.state import MemberState, ReplayOutcome, rank_of
 from tournaments.models import Tournament
 
 
 def cone_replay(rating_list: RatingList, from_date: dt.date) -> ReplayOutcome | None:
     """The replay of the tournaments from `from_date` that a change can reach, or None
     when this list's cone cannot be drawn (the caller then replays everything)."""
-    if _publications(rating_list):
+    if published_grades(rating_list):
         return None  # published grades reach players between tournaments: not modelled here
-    if _restarts(baseline_date(rating_list), from_date):
+    if restarts_baseline(baseline_date(rating_list), from_date):
         # A baseline on or after the date (new, replaced, or its tables changed) moves the
         # start of every member it names, and its own tables leave them as they are: the
         # full replay restarts them (replay.before_baseline); no cone of tables covers it.
@@ -63,7 +59,7 @@ def cone_replay(rating_list: RatingList, from_date: dt.date) -> ReplayOutcome | 
         ListTournament.objects.filter(
             counted_links(), rating_list=rating_list, tournament__end_date__gte=from_date
         ).values_list("tournament_id", flat=True)
-    )  # counts in this list: approved for it (ratings.list_approval)
+    )  # counts in this list: approved for it (ratings.submissions.list_approval)
     stored = set(
         RatingHistory.objects.filter(rating_list=rating_list, date__gte=from_date)
         .order_by()
@@ -80,7 +76,7 @@ def cone_replay(rating_list: RatingList, from_date: dt.date) -> ReplayOutcome | 
 
     # Whoever had a row in a changed or removed table: his later states may move.
     cone: set[int] = set()
-    for chunk in _chunks(sorted((changed & stored) | removed), 2000):
+    for chunk in id_chunks(sorted((changed & stored) | removed), 2000):
         cone.update(
             RatingHistory.objects.filter(
                 rating_list=rating_list, tournament_id__in=chunk
@@ -106,7 +102,7 @@ def cone_replay(rating_list: RatingList, from_date: dt.date) -> ReplayOutcome | 
     kept = stored - set(outcome.scope or ())
     outcome.states = _states_on_joining(rating_list, from_date, joined_at, kept)
     members = read_members(member_ids)
-    fide_history = _fide_history(member_ids) if rating_list.system == "orr" else {}
+    fide_dated = fide_history(member_ids) if rating_list.system == "orr" else {}
     sequence = last_sequence_before(rating_list, from_date)
     in_cone = set(replayed_ids)
     for tournament in tournaments:
@@ -124,7 +120,7 @@ def cone_replay(rating_list: RatingList, from_date: dt.date) -> ReplayOutcome | 
             professed,
             members,
             len(players[tournament.pk]),
-            fide_history=fide_history,
+            fide_history=fide_dated,
         ):
             sequence += 1
     return outcome
@@ -146,7 +142,7 @@ def _states_on_joining(
         "member_id", "date", "tournament_id", "sequence", "after", "rated", "provisional",
         "history", "list_grade", "games_count", "grade",
     )  # fmt: skip
-    for chunk in _chunks(member_ids, 5000):
+    for chunk in id_chunks(member_ids, 5000):
         rows += RatingHistory.objects.filter(
             rating_list=rating_list,
             date__gte=from_date,
@@ -172,7 +168,7 @@ def _states_on_joining(
         state = states.setdefault(member_id, MemberState())
         state.tournaments += 1
         state.games += n or 0
-        rank = _rank(grade)
+        rank = rank_of(grade)
         if rank is not None and (state.best_grade is None or rank > state.best_grade):
             state.best_grade = rank
         state.last_played = day
@@ -182,7 +178,7 @@ def _states_on_joining(
         state.rating = after
         state.provisional = provisional
         state.history = history
-        state.grade = _rank(list_grade)
+        state.grade = rank_of(list_grade)
     return states
 
 

@@ -4,7 +4,7 @@ The conversation is the table's log read as messages: the referee's rejection (o
 approval, or reopening) comment, the admin's reply sent with a resubmission, a withdrawal,
 and notes either side adds at any time. Each submission also keeps a snapshot of the
 table (`table_snapshot`) in its log row, so the referee sees what changed since he last
-looked (`tournaments.submission_diff`).
+looked (`tournaments.review.submission_diff`).
 """
 
 from __future__ import annotations
@@ -18,8 +18,8 @@ from django.db import transaction
 from django.utils.translation import gettext as _
 
 from tournaments.models import Tournament, TournamentLog
-from tournaments.notifications import event_mail_queue
 from tournaments.permissions import is_club_admin, is_referee
+from tournaments.review.notifications import event_mail_queue
 
 Action = TournamentLog.Action
 NOTE_MAX = 4000

@@ -21,7 +21,7 @@ from django.template import Template
 from django.template.loader import select_template
 from django.utils.translation import gettext as _
 
-from ratings.formatting import number_format
+from ratings.display.formatting import number_format
 from ratings.systems import egf, orr, ufgo, uscf
 
 # The order the index and the pages' navigation show them in.

@@ -9,8 +9,7 @@ from django.db.models import Count, Q, QuerySet
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
-from ratings.list_approval import counted_links
-from ratings.models import ListTournament, RatingEntry, RatingList
+from ratings.models import ListTournament, RatingEntry, RatingList, counted_links
 from tournaments.handicaps import handicap_warnings
 from tournaments.manage_selectors import empty_rounds_warning, time_control_advice
 from tournaments.models import Game, Tournament

@@ -1,13 +1,13 @@
 """Authority per list (issue 14): each rating list's referee decides a table for his list.
 
-A table counts in a list only when that list approved it (`counted_links`); a refusal by
+A table counts in a list only when that list approved it (`ratings.models.counted_links`); a refusal by
 one list does not block the others. The table is "approved" once every list it was
 submitted to has decided and at least one approved it, "rejected" when all refused
 (`tournaments.services` records that step). A list also says which clubs may submit to
 it (`list_accepts`).
 
 The recompute that follows an approval is asked for in one place,
-`ratings.tournament_services.tournament_approve_and_rate`, which calls `lists_decide`.
+`ratings.submissions.services.tournament_approve_and_rate`, which calls `lists_decide`.
 """
 
 from __future__ import annotations
@@ -18,12 +18,12 @@ from dataclasses import dataclass
 from django.contrib.auth.models import AbstractBaseUser
 from django.core.exceptions import PermissionDenied, ValidationError
 from django.db import transaction
-from django.db.models import Q, QuerySet
+from django.db.models import QuerySet
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from clubsite.models import Club
-from ratings.models import ListTournament, RatingList
+from ratings.models import ListTournament, RatingList, counted_links
 from tournaments import services as workflow
 from tournaments.models import Tournament
 
@@ -60,14 +60,6 @@ def check_lists_accept(
             _("%(lists)s accepts tables of its own club only (or of the clubs it names).")
             % {"lists": ", ".join(rl.name for rl in refusing)}
         )
-
-
-def counted_links() -> Q:
-    """The `ListTournament` rows whose table counts in the list: approved for it (or a
-    table approved as a whole, before the lists decided one by one, that no list refused)."""
-    return Q(decision=Decision.APPROVED) | Q(
-        decision=Decision.UNDECIDED, tournament__status=Tournament.Status.APPROVED
-    )
 
 
 def lists_for(user: AbstractBaseUser, tournament: Tournament) -> QuerySet[ListTournament]:

@@ -1,0 +1,238 @@
+"""What a replay reads from the database: members' stored states before a date, the
+tournaments from it, their games and participants, members' cards, FIDE ratings and the
+list's published grades. Raw driver rows where a million games pass through."""
+
+from __future__ import annotations
+
+import datetime as dt
+from collections import defaultdict
+from collections.abc import Iterable
+from typing import Any
+
+from django.core.exceptions import EmptyResultSet
+from django.db import connection
+from django.db.models import Count, Max, Sum
+
+from clubsite.members import effective_birth_date
+from clubsite.models import FideRating, Member
+from ratings.models import ListTournament, PublishedEntry, RatingHistory, RatingList, counted_links
+from ratings.recompute import rules
+from ratings.recompute.baseline_starts import BaselineStart, baseline_starts
+from ratings.recompute.state import MemberState, rank_of
+from tournaments.models import Game as GameRow
+from tournaments.models import Participant, Tournament
+
+# Above this many players a replay reads every member's state in one sweep instead.
+MEMBER_FILTER_LIMIT = 20000
+
+
+def states_before(
+    rating_list: RatingList, day: dt.date, member_ids: list[int] | None = None
+) -> dict[int, MemberState]:
+    """Members' states in the list just before `day` (from the stored history): all of
+    them, or only `member_ids` (a replay needs only the players it rates)."""
+    if member_ids is not None and len(member_ids) <= MEMBER_FILTER_LIMIT:
+        states: dict[int, MemberState] = {}
+        for chunk in id_chunks(member_ids, 5000):
+            states.update(_states(rating_list, day, chunk))
+        return with_baseline_starts(states, baseline_starts(rating_list, member_ids))
+    states = _states(rating_list, day, None)
+    return with_baseline_starts(states, baseline_starts(rating_list, member_ids))
+
+
+def with_baseline_starts(
+    states: dict[int, MemberState], starts: dict[int, BaselineStart]
+) -> dict[int, MemberState]:
+    """Start each member the baseline names from his row. His stored history (only
+    tournaments after the baseline's date) moves him on from it; its counters add up."""
+    for member_id, start in starts.items():
+        state = states.get(member_id)
+        if state is None:
+            states[member_id] = MemberState(
+                rating=start.rating,
+                provisional=start.provisional,
+                history=start.history,
+                best_grade=start.best_grade,
+                grade=start.grade,
+                tournaments=start.tournaments,
+                games=start.games,
+                last_played=start.last_played,
+                from_baseline=True,
+            )
+            continue
+        state.from_baseline = True
+        state.tournaments += start.tournaments
+        state.games += start.games
+        if start.best_grade is not None and (
+            state.best_grade is None or start.best_grade > state.best_grade
+        ):
+            state.best_grade = start.best_grade
+    return states
+
+
+def _states(
+    rating_list: RatingList, day: dt.date, member_ids: list[int] | None
+) -> dict[int, MemberState]:
+    """One sweep over the stored history before `day`."""
+    earlier = RatingHistory.objects.filter(rating_list=rating_list, date__lt=day)
+    if member_ids is not None:
+        earlier = earlier.filter(member_id__in=member_ids)
+    states: dict[int, MemberState] = {}
+    totals = earlier.values("member_id").annotate(
+        n=Count("id"), g=Sum("games_count"), best=Max("grade"), last=Max("date")
+    )
+    for row in totals:
+        states[row["member_id"]] = MemberState(
+            tournaments=row["n"],
+            games=row["g"] or 0,
+            best_grade=rank_of(row["best"]),
+            last_played=row["last"],
+        )
+    latest = earlier.order_by("member_id", "-sequence")
+    if connection.vendor == "postgresql":
+        latest = latest.distinct("member_id")
+    fields = ("member_id", "sequence", "after", "rated", "provisional", "history", "list_grade")
+    for member_id, sequence, after, _rated, provisional, history, list_grade in latest.values_list(
+        *fields
+    ).iterator(chunk_size=5000):
+        state = states[member_id]
+        if state.last_sequence:  # SQLite: rows after the first of a member are older
+            continue
+        state.last_sequence = sequence
+        # A row not rated may still carry his rating on (a UFGO player kept by 1.7).
+        state.rating = after
+        state.provisional = provisional
+        state.history = history
+        state.grade = rank_of(list_grade)
+    return states
+
+
+def last_sequence_before(rating_list: RatingList, day: dt.date) -> int:
+    """The replay position of the list's last rated tournament before `day` (0: none).
+    Sequences grow with dates, so the newest row answers (one index probe)."""
+    last = (
+        RatingHistory.objects.filter(rating_list=rating_list, date__lt=day)
+        .order_by("-date", "-sequence")
+        .values_list("sequence", flat=True)
+        .first()
+    )
+    return last or 0
+
+
+def tournaments_from(
+    rating_list: RatingList,
+    day: dt.date,
+    *,
+    include: Tournament | None = None,
+    exclude: Iterable[int] = (),
+) -> list[Tournament]:
+    """Tournaments the list approved, ending on or after `day`, in replay order."""
+    ids = set(
+        ListTournament.objects.filter(
+            counted_links(), rating_list=rating_list, tournament__end_date__gte=day
+        ).values_list("tournament_id", flat=True)
+    )
+    if include is not None:
+        ids.add(include.pk)
+    ids -= set(exclude)
+    return list(Tournament.objects.filter(pk__in=ids).order_by("end_date", "pk"))
+
+
+def load_games(tournament_ids: list[int]) -> dict[int, list[tuple[int, int, int, str, int]]]:
+    games: dict[int, list[tuple[int, int, int, str, int]]] = defaultdict(list)
+    rows = (
+        GameRow.objects.filter(tournament_id__in=tournament_ids, kind=GameRow.Kind.PLAYED)
+        .order_by("tournament_id", "round", "pk")
+        .values_list("tournament_id", "round", "white_id", "black_id", "result", "handicap")
+    )
+    for tournament_id, round_number, white, black, result, handicap in _raw_rows(rows):
+        games[tournament_id].append((round_number, white, black, result, handicap))
+    return games
+
+
+def _raw_rows(queryset: Any) -> Iterable[tuple[Any, ...]]:
+    """A `values_list` query's rows as the driver returns them, in batches: a million games
+    through Django's per-row converters cost more than reading them. Only for columns
+    whose database value is the Python one (ids, numbers, text; a grade as its rank)."""
+    try:
+        sql, params = queryset.query.sql_with_params()
+    except EmptyResultSet:  # an empty `__in`: nothing to read
+        return
+    with connection.cursor() as cursor:
+        cursor.execute(sql, params)
+        while batch := cursor.fetchmany(50000):
+            yield from batch
+
+
+def read_professed(
+    tournament_ids: list[int],
+) -> dict[tuple[int, int], tuple[int | None, int | None]]:
+    """(tournament, member) -> (grade rank professed there, rating declared there)."""
+    professed: dict[tuple[int, int], tuple[int | None, int | None]] = {}
+    for chunk in id_chunks(tournament_ids, 2000):
+        for t_id, m_id, grade, declared in _raw_rows(
+            Participant.objects.filter(tournament_id__in=chunk).values_list(
+                "tournament_id", "member_id", "grade", "rating_declared"
+            )
+        ):
+            professed[(t_id, m_id)] = (rank_of(grade), declared)
+    return professed
+
+
+def read_members(member_ids: list[int]) -> dict[int, tuple[dt.date | None, int | None, int | None]]:
+    """member -> (birth date the rules use, FIDE rating, grade rank on his card)."""
+    members: dict[int, tuple[dt.date | None, int | None, int | None]] = {}
+    for chunk in id_chunks(member_ids):
+        for m_id, birth, birth_year, fide, grade in Member.objects.filter(pk__in=chunk).values_list(
+            "id", "birth_date", "birth_year", "fide_rating", "grade"
+        ):
+            members[m_id] = (effective_birth_date(birth, birth_year), fide, rank_of(grade))
+    return members
+
+
+def id_chunks(ids: list[int], size: int = 20000) -> Iterable[list[int]]:
+    for start in range(0, len(ids), size):
+        yield ids[start : start + size]
+
+
+def fide_history(member_ids: list[int]) -> dict[int, list[tuple[dt.date, int]]]:
+    """Each member's FIDE ratings with the day each became valid, oldest first."""
+    history: dict[int, list[tuple[dt.date, int]]] = defaultdict(list)
+    for chunk in id_chunks(member_ids):
+        rows = (
+            FideRating.objects.filter(member_id__in=chunk)
+            .order_by("member_id", "valid_from")
+            .values_list("member_id", "valid_from", "rating")
+        )
+        for member_id, valid_from, rating in rows:
+            history[member_id].append((valid_from, rating))
+    return history
+
+
+def fide_ratings_on(history: dict[int, list[tuple[dt.date, int]]], day: dt.date) -> dict[int, int]:
+    """The FIDE rating each member had on `day` (the latest valid from then or before);
+    members with none known by then are not FIDE-rated for that tournament (issue 20)."""
+    ratings: dict[int, int] = {}
+    for member_id, dated in history.items():
+        valid = [rating for valid_from, rating in dated if valid_from <= day]
+        if valid:
+            ratings[member_id] = valid[-1]
+    return ratings
+
+
+def published_grades(rating_list: RatingList) -> list[tuple[dt.date, dict[int, int]]]:
+    """Grades the list has published (UFGO gives 4-7 dan only there, 2.5), oldest first.
+
+    A published snapshot is a fact: a replay hands its grades on to every player whose
+    last tournament came before it."""
+    if not rules.has_floating_grades(rating_list.system):
+        return []
+    grades: dict[dt.date, dict[int, int]] = defaultdict(dict)
+    rows = PublishedEntry.objects.filter(
+        snapshot__rating_list=rating_list, grade__isnull=False
+    ).values_list("snapshot__date", "member_id", "grade")
+    for date, member_id, grade in rows:
+        rank = rank_of(grade)
+        if rank is not None:
+            grades[date][member_id] = rank
+    return sorted(grades.items())

@@ -1,0 +1,191 @@
+"""A list's recompute requested, queued and run.
+
+The recompute's promise: the list equals a from-scratch replay of its approved
+tournaments in date order, whatever order they were approved in. A request only
+lowers `pending_from` and bumps `pending_version` on the list row; a run takes the
+list's lock, replays from `pending_from` (or only the cone of the change), swaps the
+history in one transaction and clears the request only if no newer one arrived meanwhile.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import logging
+import time
+
+from celery import signature
+from django.db import connection, transaction
+from django.db.models import F
+from django.db.models.functions import Coalesce, Least
+from django.utils import timezone
+
+from ratings.models import RatingList, RecomputeRun
+from ratings.recompute.cone import cone_replay
+from ratings.recompute.replay import replay
+from ratings.recompute.store import outcome_store
+from ratings.systems.model import BadInput
+
+logger = logging.getLogger(__name__)
+RECOMPUTE_TASK = "ratings.tasks.recompute_rating_list"
+LOCK_NAMESPACE = 7201  # first key of the PostgreSQL advisory lock; the list id is the second
+# A swap of more history rows than this is followed by VACUUM ANALYZE (see _tidy_tables).
+TIDY_AFTER_ROWS = 20000
+
+
+def rating_list_request_recompute(
+    *, rating_list: RatingList, from_date: dt.date, trigger: str
+) -> None:
+    """Ask for the list to be recomputed from `from_date`; the task runs after the commit."""
+    _mark_pending(rating_list.pk, from_date)
+    transaction.on_commit(lambda: recompute_enqueue(rating_list_id=rating_list.pk, trigger=trigger))
+
+
+def _mark_pending(rating_list_id: int, from_date: dt.date) -> None:
+    RatingList.objects.filter(pk=rating_list_id).update(
+        pending_from=Least(Coalesce(F("pending_from"), from_date), from_date),
+        pending_version=F("pending_version") + 1,
+        state=RatingList.State.WAITING,
+    )
+
+
+def recompute_enqueue(*, rating_list_id: int, trigger: str) -> bool:
+    """`delay`, but a broker outage must not turn a recorded approval into an error:
+    the request stays in the database and the sweep (or `manage.py recompute`) runs it.
+
+    The task is named, not imported: `ratings.tasks` calls this module, so importing it
+    back would make a cycle. `RatingsConfig.ready` registers the tasks in every process,
+    so the signature finds the task (and honours the in-process mode without a broker)."""
+    try:
+        signature(RECOMPUTE_TASK, args=(rating_list_id, trigger)).delay()
+    except Exception:  # noqa: BLE001 - kombu raises many kinds; all mean "not queued now"
+        logger.warning(
+            "Could not queue the recompute of list %s; it stays pending.",
+            rating_list_id,
+            exc_info=True,
+        )
+        return False
+    return True
+
+
+def pending_list_ids() -> list[int]:
+    return list(RatingList.objects.filter(pending_from__isnull=False).values_list("pk", flat=True))
+
+
+def list_lock(rating_list_id: int) -> None:
+    """One recompute per list at a time. SQLite serialises writers by itself."""
+    if connection.vendor == "postgresql":
+        with connection.cursor() as cursor:
+            cursor.execute("SELECT pg_advisory_xact_lock(%s, %s)", [LOCK_NAMESPACE, rating_list_id])
+
+
+def rating_list_recompute(
+    *, rating_list_id: int, trigger: str, from_date: dt.date | None = None
+) -> RecomputeRun | None:
+    """Run the pending recompute of one list (or force one from `from_date`).
+
+    Returns the run's log, or None when nothing was pending. Bad data in a table
+    (the engine refuses it) fails the run with the message and is not retried;
+    any other error propagates so that the task retries, leaving the old history.
+    """
+    if from_date is not None:
+        _mark_pending(rating_list_id, from_date)
+    _close_interrupted_runs(rating_list_id)
+    run = RecomputeRun.objects.create(rating_list_id=rating_list_id, trigger=trigger[:40])
+    started = time.perf_counter()
+    RatingList.objects.filter(pk=rating_list_id, pending_from__isnull=False).update(
+        state=RatingList.State.RECOMPUTING
+    )
+    try:
+        with transaction.atomic():
+            list_lock(rating_list_id)
+            rating_list = RatingList.objects.get(pk=rating_list_id)
+            if rating_list.pending_from is None:
+                run.delete()
+                return None
+            run.from_date = rating_list.pending_from
+            # `rated_at` of what this run rates: a table approved again after this moment
+            # is newer than its rating, and the next run's cone starts from it.
+            read_at = timezone.now()
+            outcome = None
+            if from_date is None:  # a request: replay what its change can reach
+                outcome = cone_replay(rating_list, rating_list.pending_from)
+            if outcome is None:
+                outcome = replay(rating_list, rating_list.pending_from)
+            written = outcome_store(rating_list, outcome, read_at=read_at)
+            still_pending = not RatingList.objects.filter(
+                pk=rating_list_id, pending_version=rating_list.pending_version
+            ).update(pending_from=None, state=RatingList.State.RATED, last_error="")
+    except BadInput as error:
+        _finish(run, started, outcome=RecomputeRun.Outcome.FAILED, error=str(error))
+        RatingList.objects.filter(pk=rating_list_id).update(
+            state=RatingList.State.FAILED, last_error=str(error)
+        )
+        return run
+    except Exception as error:
+        _finish(run, started, outcome=RecomputeRun.Outcome.FAILED, error=repr(error))
+        RatingList.objects.filter(pk=rating_list_id).update(
+            state=RatingList.State.FAILED, last_error=repr(error)
+        )
+        raise
+    _tidy_tables(written)
+    run.tournaments, run.games = outcome.tournaments, outcome.games
+    run.engine_ms = int(outcome.engine_seconds * 1000)
+    _finish(run, started, outcome=RecomputeRun.Outcome.SUCCESS)
+    if still_pending:
+        # A request arrived during the run; its own task may be waiting on the lock already,
+        # but queue one more so nothing depends on that.
+        RatingList.objects.filter(pk=rating_list_id).update(state=RatingList.State.WAITING)
+        recompute_enqueue(rating_list_id=rating_list_id, trigger="request during a run")
+    return run
+
+
+def _tidy_tables(rows_swapped: int) -> None:
+    """After a big swap, refresh the planner's statistics, and reclaim dead rows once they
+    are a good part of a table.
+
+    A recompute may rewrite many history rows; without this, dead rows pile up
+    (autovacuum may be slow, or off) and stale statistics turn the next replay's index
+    probes into table scans. A VACUUM reads the whole table, so it waits until a fifth of
+    it is dead (a retroactive insert rewrites about a year's rows; a full recompute of an
+    unchanged list none). Runs after the commit: VACUUM cannot run in a transaction.
+    """
+    if (
+        connection.vendor != "postgresql"
+        or connection.in_atomic_block
+        or rows_swapped <= TIDY_AFTER_ROWS
+    ):
+        return
+    with connection.cursor() as cursor:
+        cursor.execute(
+            "SELECT relname, n_dead_tup > 0.2 * GREATEST(n_live_tup, 1) FROM pg_stat_user_tables "
+            "WHERE relname IN ('ratings_ratinghistory', 'ratings_ratingentry')"
+        )
+        for table, bloated in cursor.fetchall():
+            cursor.execute(f"{'VACUUM (ANALYZE)' if bloated else 'ANALYZE'} {table}")
+
+
+def _finish(run: RecomputeRun, started: float, *, outcome: str, error: str = "") -> None:
+    run.finished_at = timezone.now()
+    run.duration_ms = int((time.perf_counter() - started) * 1000)
+    run.outcome = outcome
+    run.error = error
+    run.save()
+
+
+def _close_interrupted_runs(rating_list_id: int) -> None:
+    """A run left 'running' by a killed worker is over; say so in the log."""
+    if connection.vendor == "postgresql":
+        # Runs still holding the list's lock are alive; only look when it is free.
+        with connection.cursor() as cursor:
+            cursor.execute("SELECT pg_try_advisory_lock(%s, %s)", [LOCK_NAMESPACE, rating_list_id])
+            (free,) = cursor.fetchone()
+            if not free:
+                return
+            cursor.execute("SELECT pg_advisory_unlock(%s, %s)", [LOCK_NAMESPACE, rating_list_id])
+    RecomputeRun.objects.filter(
+        rating_list_id=rating_list_id, outcome=RecomputeRun.Outcome.RUNNING
+    ).update(
+        outcome=RecomputeRun.Outcome.FAILED,
+        error="interrupted (worker stopped)",
+        finished_at=timezone.now(),
+    )

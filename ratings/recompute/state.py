@@ -1,0 +1,82 @@
+"""What a replay carries between tournaments (each member's state) and what it returns
+(history rows, the outcome the recompute stores or the preview compares)."""
+
+from __future__ import annotations
+
+import datetime as dt
+from dataclasses import dataclass, field
+from typing import Any
+
+from ratings.systems.grades import ALL_GRADES, Grade
+
+
+@dataclass
+class MemberState:
+    """A member's standing in one list between two tournaments."""
+
+    rating: float | None = None  # None: not rated in this list (yet)
+    provisional: bool = False
+    history: Any = None
+    best_grade: int | None = None  # highest grade rank professed so far (EGF resets)
+    grade: int | None = None  # grade rank the list gives him
+    tournaments: int = 0
+    games: int = 0
+    last_played: dt.date | None = None
+    last_sequence: int = 0
+    from_baseline: bool = False  # the list's baseline names him (he keeps an entry)
+
+
+@dataclass
+class HistoryRow:
+    member_id: int
+    tournament_id: int
+    date: dt.date
+    sequence: int
+    rating_in: float | None
+    before: float | None
+    after: float | None
+    change: float | None
+    games_count: int
+    rated: bool
+    provisional: bool
+    anomalous: bool
+    reset: bool
+    grade: int | None
+    list_grade: int | None
+    klass: str
+    note: str
+    history: Any
+    breakdown: list[dict[str, Any]]
+
+
+@dataclass
+class ReplayOutcome:
+    from_date: dt.date
+    rows: list[HistoryRow] = field(default_factory=list)
+    states: dict[int, MemberState] = field(default_factory=dict)
+    touched: set[int] = field(default_factory=set)
+    tournaments: int = 0
+    games: int = 0
+    not_rated: dict[int, str] = field(default_factory=dict)  # tournament id -> reason
+    engine_seconds: float = 0.0  # time spent inside the rating system itself
+    rated_ids: list[int] = field(default_factory=list)
+    # A cone replay (ratings/cone.py) rewrites only these tournaments' rows from the date
+    # (None: every row from the date) and moves the others' replay position to `sequences`.
+    scope: list[int] | None = None
+    sequences: dict[int, int] = field(default_factory=dict)
+    applied_classes: dict[int, str] = field(default_factory=dict)  # EGF: tournament id -> class
+    # Members whose entries the run rebuilds although it rates none of their games: all
+    # the baseline names when the replay starts on or before its date.
+    restarted: set[int] = field(default_factory=set)
+
+
+_GRADES_BY_RANK = {grade.rank: grade for grade in ALL_GRADES}
+
+
+def grade_of(rank: int | None) -> Grade | None:
+    return None if rank is None else _GRADES_BY_RANK[rank]
+
+
+def rank_of(value: Grade | int | None) -> int | None:
+    """Grade columns come back as `Grade`; aggregates over them may too."""
+    return value.rank if isinstance(value, Grade) else value

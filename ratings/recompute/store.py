@@ -1,0 +1,174 @@
+"""A replay's outcome written: the history from its date on (on PostgreSQL only the rows
+that changed), the live entries of the members it touched, the EGF class applied per table."""
+
+from __future__ import annotations
+
+import datetime as dt
+from typing import Any
+
+from django.db import connection
+
+from ratings.models import ListTournament, RatingEntry, RatingHistory, RatingList
+from ratings.recompute import rules
+from ratings.recompute.bulk import as_json, breakdown_json, insert_rows, merge_rows
+from ratings.recompute.reads import states_before
+from ratings.recompute.state import MemberState, ReplayOutcome
+from ratings.systems.grades import Grade
+
+HISTORY_COLUMNS = [
+    "member_id", "tournament_id", "date", "sequence", "rating_in", "before", "after", "change",
+    "games_count", "rated", "provisional", "anomalous", "reset", "grade", "list_grade",
+    "klass", "note", "history", "breakdown",
+]  # fmt: skip
+ENTRY_COLUMNS = [
+    "rating_list_id", "member_id", "rating", "rated", "provisional", "grade", "best_grade",
+    "tournaments", "games", "last_played", "active_until", "history",
+]  # fmt: skip
+
+
+def outcome_store(rating_list: RatingList, outcome: ReplayOutcome, *, read_at: dt.datetime) -> int:
+    """Replace the history from the replay's date on and refresh the live entries.
+    Returns how many rows were written (PostgreSQL writes only the rows that changed)."""
+    history_rows = (
+        (
+            rating_list.pk,
+            *(getattr(row, name) for name in HISTORY_COLUMNS[:-2]),
+            as_json(row.history),
+            breakdown_json(row.breakdown),
+        )
+        for row in outcome.rows
+    )
+    scope = outcome.scope  # None: every row from the date; else a cone replay's tournaments
+    if connection.vendor == "postgresql":
+        condition, params = (
+            "t.rating_list_id = %s AND t.date >= %s",
+            [
+                rating_list.pk,
+                outcome.from_date,
+            ],
+        )
+        if scope is not None:
+            condition, params = condition + " AND t.tournament_id = ANY(%s)", [*params, scope]
+        removed, written = merge_rows(
+            RatingHistory,
+            ["rating_list_id", *HISTORY_COLUMNS],
+            history_rows,
+            key=("rating_list_id", "member_id", "tournament_id"),
+            scope=condition,
+            params=params,
+        )
+        affected = {member_id for _list, member_id, _tournament in removed}
+    else:
+        stale = RatingHistory.objects.filter(rating_list=rating_list, date__gte=outcome.from_date)
+        if scope is not None:
+            stale = stale.filter(tournament_id__in=scope)
+        affected = set(stale.values_list("member_id", flat=True))
+        written = stale.delete()[0]
+        written += insert_rows(RatingHistory, ["rating_list_id", *HISTORY_COLUMNS], history_rows)
+    affected |= outcome.touched | outcome.restarted
+    written += _move_sequences(rating_list, outcome.sequences)
+    # Players who lost tournaments from the date on but play none in the replay (a table
+    # taken out) fall back to where their stored history, without it, leaves them.
+    missing = sorted(affected - set(outcome.states))
+    outcome.states.update(states_before(rating_list, dt.date.max, missing))
+    written += _refresh_entries(rating_list, outcome, affected)
+    links = ListTournament.objects.filter(
+        rating_list=rating_list, tournament__end_date__gte=outcome.from_date
+    )
+    if scope is not None:
+        links = links.filter(tournament_id__in=scope)
+    links.filter(tournament_id__in=outcome.rated_ids).update(
+        rated_at=read_at, not_rated_reason="", applied_class=""
+    )
+    _store_applied_classes(links, outcome.applied_classes)
+    for tournament_id, reason in outcome.not_rated.items():
+        links.filter(tournament_id=tournament_id).update(
+            rated_at=None, not_rated_reason=reason, applied_class=""
+        )
+    links.exclude(tournament_id__in=outcome.rated_ids).exclude(
+        tournament_id__in=list(outcome.not_rated)
+    ).update(rated_at=None, applied_class="")
+    return written
+
+
+def _store_applied_classes(links: Any, classes: dict[int, str]) -> None:
+    """egf.md §8: the class each tournament was rated at, after the time-control cap."""
+    by_class: dict[str, list[int]] = {}
+    for tournament_id, klass in classes.items():
+        by_class.setdefault(klass, []).append(tournament_id)
+    for klass, ids in by_class.items():
+        links.filter(tournament_id__in=ids).update(applied_class=klass)
+
+
+def _move_sequences(rating_list: RatingList, sequences: dict[int, int]) -> int:
+    """A cone replay keeps the rows of tournaments outside the cone; their replay position
+    still moves when a tournament is put in or taken out before them."""
+    if not sequences:
+        return 0
+    if connection.vendor == "postgresql":
+        with connection.cursor() as cursor:
+            cursor.execute(
+                "UPDATE ratings_ratinghistory t SET sequence = v.sequence "
+                "FROM unnest(%s::bigint[], %s::integer[]) AS v(tournament_id, sequence) "
+                "WHERE t.rating_list_id = %s AND t.tournament_id = v.tournament_id "
+                "AND t.sequence <> v.sequence",
+                [list(sequences), list(sequences.values()), rating_list.pk],
+            )
+            return cursor.rowcount
+    moved = 0
+    for tournament_id, sequence in sequences.items():
+        moved += (
+            RatingHistory.objects.filter(rating_list=rating_list, tournament_id=tournament_id)
+            .exclude(sequence=sequence)
+            .update(sequence=sequence)
+        )
+    return moved
+
+
+def _refresh_entries(rating_list: RatingList, outcome: ReplayOutcome, affected: set[int]) -> int:
+    affected_ids = sorted(affected)
+    entry_rows = (
+        _entry_row(rating_list, member_id, outcome.states[member_id])
+        for member_id in affected_ids
+        # No state, or no tournament left: his only tournaments were taken out
+        # (a member the baseline names keeps his entry).
+        if member_id in outcome.states
+        and (outcome.states[member_id].tournaments or outcome.states[member_id].from_baseline)
+    )
+    if connection.vendor == "postgresql":
+        _removed, written = merge_rows(
+            RatingEntry,
+            ENTRY_COLUMNS,
+            entry_rows,
+            key=("rating_list_id", "member_id"),
+            scope="t.rating_list_id = %s AND t.member_id = ANY(%s)",
+            params=[rating_list.pk, affected_ids],
+        )
+        return written
+    written = 0
+    for start in range(0, len(affected_ids), 20000):
+        written += RatingEntry.objects.filter(
+            rating_list=rating_list, member_id__in=affected_ids[start : start + 20000]
+        ).delete()[0]
+    return written + insert_rows(RatingEntry, ENTRY_COLUMNS, entry_rows)
+
+
+def _entry_row(rating_list: RatingList, member_id: int, state: MemberState) -> tuple[Any, ...]:
+    active_until = None
+    if rating_list.system == "egf" and state.last_played is not None:
+        grade = Grade.from_rank(state.grade) if state.grade is not None else None
+        active_until = rules.egf_active_until(state.last_played, grade)
+    return (
+        rating_list.pk,
+        member_id,
+        state.rating,
+        state.rating is not None,
+        state.provisional,
+        state.grade,
+        state.best_grade,
+        state.tournaments,
+        state.games,
+        state.last_played,
+        active_until,
+        as_json(state.history),
+    )

@@ -1,0 +1,232 @@
+"""Pairing the two entries of each game (12+/w on one line, its answer on the other) into
+one game, with its colour and handicap (the table's rule when the entry gives none)."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+from ratings.systems.grades import Grade
+from tournaments.formats.egd.layout import BYE_POINTS, EVEN_GAMES_RULE, MAX_HANDICAP, Entry, Row
+from tournaments.formats.model import (
+    FileBye,
+    FileGame,
+    GameResult,
+    ProblemLog,
+    gettext_noop,
+)
+
+
+def pair_entries(
+    rows: list[Row], rule: int, log: ProblemLog
+) -> tuple[list[FileGame], list[FileBye]]:
+    by_place = {row.place: row for row in rows}
+    games: list[FileGame] = []
+    byes: list[FileBye] = []
+    for row in rows:
+        for index, entry in enumerate(row.entries):
+            round_number = index + 1
+            if entry.opponent == 0:
+                byes.append(
+                    FileBye(
+                        round_number,
+                        row.player.key,
+                        BYE_POINTS[entry.symbol],
+                        "forfeit" if entry.forfeit else "free",
+                        line=row.line,
+                    )
+                )
+                continue
+            game = _pair_one(row, entry, round_number, by_place, rule, log)
+            if game is not None:
+                games.append(game)
+    games.sort(key=lambda g: g.round)
+    return games, byes
+
+
+def _pair_one(
+    row: Row,
+    entry: Entry,
+    round_number: int,
+    by_place: dict[int, Row],
+    rule: int,
+    log: ProblemLog,
+) -> FileGame | None:
+    """Check one entry against its opponent's; build the game once, from the earlier line."""
+    if entry.opponent == row.place:
+        log.error(
+            row.line,
+            gettext_noop("Round %(round)s, '%(entry)s': player %(place)s cannot play himself."),
+            round=round_number,
+            entry=entry.text,
+            place=row.place,
+        )
+        return None
+    other = by_place.get(entry.opponent)
+    if other is None:
+        log.error(
+            row.line,
+            gettext_noop(
+                "Round %(round)s, '%(entry)s': there is no player with place number %(opponent)s."
+            ),
+            round=round_number,
+            entry=entry.text,
+            opponent=entry.opponent,
+        )
+        return None
+    answer = other.entries[round_number - 1]
+    if answer.opponent != row.place:
+        log.error(
+            row.line,
+            gettext_noop(
+                "Round %(round)s, '%(entry)s': player %(place)s (line %(other_line)s) has '%(text)s' in that round, not a game against %(place2)s."
+            ),
+            round=round_number,
+            entry=entry.text,
+            place=other.place,
+            other_line=other.line,
+            text=answer.text,
+            place2=row.place,
+        )
+        return None
+    if other.line < row.line:
+        return None  # built when the earlier line was read
+    result = _agreed_result(entry, answer)
+    if result is None:
+        log.error(
+            row.line,
+            gettext_noop(
+                "Round %(round)s, '%(entry)s' and '%(answer)s' of player %(place)s (line %(other_line)s) do not agree on who won."
+            ),
+            round=round_number,
+            entry=entry.text,
+            answer=answer.text,
+            place=other.place,
+            other_line=other.line,
+        )
+        return None
+    # An entry without a number means the handicap rule's value (formats.md §1), so a
+    # number on one side only must agree with what the rule gives for the other.
+    implied = rule_handicap(row.grade, other.grade, rule)
+    mine = entry.handicap if entry.handicap is not None else implied
+    theirs = answer.handicap if answer.handicap is not None else implied
+    if mine != theirs:
+        log.error(
+            row.line,
+            gettext_noop(
+                "Round %(round)s, '%(entry)s' and '%(answer)s' of player %(place)s (line %(other_line)s) give different handicaps."
+            ),
+            round=round_number,
+            entry=entry.text,
+            answer=answer.text,
+            place=other.place,
+            other_line=other.line,
+        )
+        return None
+    game = _build_game(row, other, entry, answer, result, round_number, rule)
+    if entry.colour and answer.colour and entry.colour == answer.colour:
+        if game.handicap > 0:
+            log.error(
+                row.line,
+                gettext_noop(
+                    "Round %(round)s, '%(entry)s' and '%(answer)s' of player %(place)s (line %(other_line)s) give both players the same colour in a handicap game."
+                ),
+                round=round_number,
+                entry=entry.text,
+                answer=answer.text,
+                place=other.place,
+                other_line=other.line,
+            )
+            return None
+        # Real tables carry this slip; in an even game the colour does not change the rating.
+        log.warn(
+            row.line,
+            gettext_noop(
+                "Round %(round)s, '%(entry)s' and '%(answer)s' of player %(place)s (line %(other_line)s) give both players the same colour; the colours are ignored."
+            ),
+            round=round_number,
+            entry=entry.text,
+            answer=answer.text,
+            place=other.place,
+            other_line=other.line,
+        )
+        game = replace(
+            game,
+            colours_known=False,
+            white=row.player.key,
+            black=other.player.key,
+            result=_result_for_first(game, row.player.key),
+        )
+    return game
+
+
+def _result_for_first(game: FileGame, first: str) -> GameResult:
+    """The game's result once `first` is listed as White."""
+    if game.result in ("draw", "none") or game.white == first:
+        return game.result
+    return "white" if game.result == "black" else "black"
+
+
+def _agreed_result(entry: Entry, answer: Entry) -> str | None:
+    """Who won, seen from `entry`'s player: 'self', 'other', 'draw', 'none'; None if they disagree."""
+    if entry.forfeit != answer.forfeit:
+        return None
+    pair = entry.symbol + answer.symbol
+    if pair == "+-":
+        return "self"
+    if pair == "-+":
+        return "other"
+    if pair == "==" and not entry.forfeit:
+        return "draw"
+    if pair == "--" and entry.forfeit:
+        return "none"
+    return None
+
+
+def _build_game(
+    row: Row,
+    other: Row,
+    entry: Entry,
+    answer: Entry,
+    outcome: str,
+    round_number: int,
+    rule: int,
+) -> FileGame:
+    explicit = entry.handicap if entry.handicap is not None else answer.handicap
+    handicap = explicit if explicit is not None else rule_handicap(row.grade, other.grade, rule)
+    colour = entry.colour or _opposite(answer.colour)
+    colours_known = colour is not None
+    if colour is None and handicap > 0:
+        colour = "b" if row.grade < other.grade else "w"  # the weaker takes Black
+        colours_known = True
+    self_is_white = colour != "b"  # unknown colours: the earlier line is listed as White
+    white, black = (row, other) if self_is_white else (other, row)
+    result: GameResult
+    if outcome == "draw":
+        result = "draw"
+    elif outcome == "none":
+        result = "none"
+    else:
+        self_won = outcome == "self"
+        result = "white" if self_won == self_is_white else "black"
+    return FileGame(
+        round=round_number,
+        white=white.player.key,
+        black=black.player.key,
+        result=result,
+        handicap=handicap,
+        kind="forfeit" if entry.forfeit else "played",
+        colours_known=colours_known,
+        line=row.line,
+    )
+
+
+def _opposite(colour: str | None) -> str | None:
+    return {"b": "w", "w": "b"}.get(colour or "")
+
+
+# The round form and the referee's review check entered games against the rule with this.
+def rule_handicap(first: Grade, second: Grade, rule: int) -> int:
+    """Handicap rule `hN`: grade difference minus N, within 0–9; `h9` means even games."""
+    if rule >= EVEN_GAMES_RULE:
+        return 0
+    return max(0, min(MAX_HANDICAP, abs(first.rank - second.rank) - rule))
