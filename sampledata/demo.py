@@ -20,6 +20,16 @@ from clubsite.models import Club, Member
 from ratings.models import ListTournament, PublishedList, RatingList
 from ratings.publication import rating_list_publish
 from ratings.submissions.services import tournament_approve_and_rate
+from sampledata.demo_people import (
+    GO_GRADES,
+    RU_FAMILY,
+    RU_GIVEN_F,
+    RU_GIVEN_M,
+    UA_FAMILY,
+    UA_GIVEN_F,
+    UA_GIVEN_M,
+    WORLD,
+)
 from tournaments.models import Game, Participant, Tournament
 from tournaments.services import Pairing, round_replace, tournament_submit
 
@@ -32,123 +42,6 @@ PASSWORDS = {
     "referee": "clubsite-referee",
     "player": "clubsite-player",
 }
-
-UA_FAMILY = [
-    "Shevchenko",
-    "Kovalenko",
-    "Bondarenko",
-    "Tkachenko",
-    "Kravchenko",
-    "Oliynyk",
-    "Shevchuk",
-    "Polishchuk",
-    "Lysenko",
-    "Marchenko",
-    "Melnyk",
-    "Rudenko",
-    "Savchenko",
-    "Petrenko",
-    "Moroz",
-    "Pavlenko",
-    "Klymenko",
-    "Honchar",
-    "Ivanchuk",
-    "Sydorenko",
-    "Hnatyuk",
-    "Yaremchuk",
-    "Fedorchuk",
-    "Kushnir",
-    "Levchenko",
-]
-UA_GIVEN_M = [
-    "Andriy",
-    "Oleksandr",
-    "Dmytro",
-    "Serhiy",
-    "Taras",
-    "Bohdan",
-    "Yaroslav",
-    "Ivan",
-    "Mykola",
-    "Vasyl",
-    "Artem",
-    "Maksym",
-    "Ostap",
-    "Roman",
-]
-UA_GIVEN_F = ["Olena", "Iryna", "Oksana", "Natalia", "Yulia", "Sofia", "Daryna", "Kateryna"]
-RU_FAMILY = [
-    "Ivanov",
-    "Smirnov",
-    "Kuznetsov",
-    "Popov",
-    "Vasiliev",
-    "Petrov",
-    "Sokolov",
-    "Mikhailov",
-    "Novikov",
-    "Fedorov",
-    "Morozov",
-    "Volkov",
-    "Alekseev",
-    "Lebedev",
-    "Semenov",
-    "Egorov",
-    "Pavlov",
-    "Kozlov",
-    "Stepanov",
-    "Nikolaev",
-]
-RU_GIVEN_M = [
-    "Artem",
-    "Maxim",
-    "Ivan",
-    "Mikhail",
-    "Alexander",
-    "Dmitry",
-    "Kirill",
-    "Matvey",
-    "Timofey",
-    "Lev",
-]
-RU_GIVEN_F = ["Anna", "Maria", "Sofia", "Alisa", "Varvara", "Polina", "Eva", "Veronika"]
-WORLD = [
-    ("Tanaka", "Hiro", "JP"),
-    ("Dupont", "Claire", "FR"),
-    ("Müller", "Jonas", "DE"),
-    ("Rossi", "Marco", "IT"),
-    ("Smith", "Emma", "GB"),
-    ("Novak", "Petr", "CZ"),
-    ("Kowalski", "Jan", "PL"),
-    ("Jansen", "Sanne", "NL"),
-    ("Silva", "Pedro", "PT"),
-    ("Garcia", "Lucia", "ES"),
-    ("Berg", "Erik", "SE"),
-    ("Nagy", "Bence", "HU"),
-    ("Popescu", "Ana", "RO"),
-    ("Horvat", "Luka", "HR"),
-    ("Ito", "Yuki", "JP"),
-]
-GO_GRADES = [
-    "25k",
-    "20k",
-    "17k",
-    "15k",
-    "12k",
-    "10k",
-    "8k",
-    "6k",
-    "5k",
-    "4k",
-    "3k",
-    "2k",
-    "1k",
-    "1d",
-    "2d",
-    "3d",
-    "4d",
-    "5d",
-]
 
 
 @dataclass(frozen=True)

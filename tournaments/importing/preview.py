@@ -63,14 +63,14 @@ def results_preview(
         warnings=(*results.warnings, *_duplicate_warnings(results.details, organiser)),
         checks=tuple(_checks(results, target, matches)),
         errors=tuple(
-            _errors(results, target, game, matches)
-            + _grade_errors(results, target, _decided(matches), _listed(matches), code)
+            table_errors(results, target, game, matches)
+            + grade_errors(results, target, _decided(matches), _listed(matches), code)
         ),
     )
 
 
-def _name_and_dates(details: TournamentDetails) -> tuple[str, dt.date, dt.date]:
-    """The name and dates the tournament is saved with (see `_create_tournament`)."""
+def name_and_dates(details: TournamentDetails) -> tuple[str, dt.date, dt.date]:
+    """The name and dates the tournament is saved with (see `details.tournament_from_details`)."""
     start, end = details.start_date, details.end_date
     start = start or end or timezone.localdate()
     end = end or start
@@ -90,7 +90,7 @@ def _duplicate_warnings(details: TournamentDetails, organiser: Club) -> list[Pro
     importing club's own tables are named; another club's public table is only said to
     exist, and another club's draft is its private work: not mentioned at all.
     """
-    name, _start, end = _name_and_dates(details)
+    name, _start, end = name_and_dates(details)
     code = (details.code or "").strip()[:200]
     same = Q(name=name, end_date=end) | (Q(code=code) if code else Q(pk__in=[]))
     found = Tournament.objects.filter(same)
@@ -226,7 +226,7 @@ def _checks(
     return checks
 
 
-def _errors(
+def table_errors(
     results: ResultsFile, target: ListTarget | None, game: str, matches: list[PlayerMatch]
 ) -> list[str]:
     errors = []
@@ -258,7 +258,7 @@ def _listed(matches: Iterable[PlayerMatch]) -> set[int]:
     return {m.member.pk for m in matches if m.member is not None and not m.new_to_list}
 
 
-def _grade_errors(
+def grade_errors(
     results: ResultsFile,
     target: ListTarget | None,
     members: Mapping[str, Member | None],

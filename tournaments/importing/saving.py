@@ -8,13 +8,11 @@ import datetime as dt
 import re
 from collections import defaultdict
 from collections.abc import Iterable, Mapping
-from decimal import ROUND_HALF_UP, Decimal
 
 from django.contrib.auth.models import AbstractBaseUser
 from django.core.exceptions import PermissionDenied, ValidationError
 from django.db import transaction
 from django.utils import timezone
-from django.utils.text import slugify
 from django.utils.translation import gettext as _
 
 from clubsite.fields import parse_grade
@@ -26,8 +24,6 @@ from tournaments.formats.model import (
     FileGame,
     FilePlayer,
     ResultsFile,
-    TimeControl,
-    TournamentDetails,
 )
 from tournaments.import_identity import identity_errors
 from tournaments.importing.common import (
@@ -35,7 +31,6 @@ from tournaments.importing.common import (
     FIDE_COUNTRIES,
     GAME_KINDS,
     MAX_SMALL,
-    RATED_CLASSES,
     Choice,
     ListTarget,
     _declared,
@@ -43,13 +38,13 @@ from tournaments.importing.common import (
     club_index,
     club_named,
 )
+from tournaments.importing.details import tournament_from_details
 from tournaments.importing.matching import ImportPreview, _full_name
-from tournaments.importing.preview import _errors, _grade_errors, _name_and_dates, results_preview
+from tournaments.importing.preview import grade_errors, results_preview, table_errors
 from tournaments.messages import said, stored_lines
 from tournaments.models import Game, Participant, Tournament, TournamentLog
 from tournaments.review.proposals import proposal_record, proposals_record
 from tournaments.services import Pairing, round_replace
-from tournaments.timecontrol import exact_minutes, overtime_from_text
 
 # --- the import -----------------------------------------------------------------------
 
@@ -131,10 +126,10 @@ def _import_check(
     if target is not None:
         listed = target.members_listed([m.pk for m in resolved.values() if m is not None])
     return resolved, (
-        _errors(results, target, preview.game, list(preview.players))
+        table_errors(results, target, preview.game, list(preview.players))
         + errors
         + identity_errors(results.players, resolved)
-        + _grade_errors(results, target, resolved, listed, code)
+        + grade_errors(results, target, resolved, listed, code)
     )
 
 
@@ -170,7 +165,7 @@ def results_import(
         raise ValidationError(errors)
     code = _format_code(results, fmt)
     with transaction.atomic():
-        tournament = _create_tournament(
+        tournament = tournament_from_details(
             results.details, preview.game, organiser, code, listed=len(results.players)
         )
         if host is not None or host_external:
@@ -216,115 +211,6 @@ def _log_lines(preview: ImportPreview, source: str, linked: bool) -> list[str]:
         lines.append(said(messages.NOT_LINKED))
     lines += list(preview.checks)
     return lines
-
-
-def _unique_slug(name: str, day: dt.date) -> str:
-    base = slugify(name)[:80].strip("-") or f"tournament-{day.isoformat()}"
-    slug, n = base, 1
-    while Tournament.objects.filter(slug=slug).exists():
-        n += 1
-        slug = f"{base}-{n}"
-    return slug
-
-
-def _decimal(value: float) -> Decimal:
-    return Decimal(str(value)).quantize(Decimal("0.1"), rounding=ROUND_HALF_UP)
-
-
-def _exact_minutes(time: TimeControl | None) -> Decimal | None:
-    """EGD `TM[…]` as written (62.5 stays 62.5), when it fits the column."""
-    if time is None or time.adjusted_minutes is None:
-        return None
-    value = Decimal(str(time.adjusted_minutes))
-    if not 0 <= value < 100000 or value != value.quantize(Decimal("0.01")):
-        return None
-    return value
-
-
-def _declared_participants(details: TournamentDetails, listed: int) -> int | None:
-    """The file's own count of participants (JSON event.participants, TRF 062), kept only
-    when it says more than the file lists: orr.md B.2's Np counts everyone who played."""
-    declared = details.participants
-    if declared is None or declared <= listed or declared > 1_000_000:
-        return None
-    return declared
-
-
-def _create_tournament(
-    details: TournamentDetails,
-    game: str,
-    organiser: Club,
-    fmt: str | None = None,
-    *,
-    listed: int = 0,
-) -> Tournament:
-    name, start, end = _name_and_dates(details)
-    country = details.country.upper() if re.fullmatch(r"[A-Za-z]{2}", details.country) else ""
-    komi = details.komi if details.komi is not None and abs(details.komi) < 1000 else None
-    rounds = max(details.rounds, 1)
-    tournament = Tournament(
-        name=name,
-        slug=_unique_slug(name, end),
-        city=details.city[:120],
-        country=country,
-        start_date=start,
-        end_date=end,
-        game=game,
-        board_size=details.board_size or 19,
-        tournament_class=details.tournament_class
-        if details.tournament_class in RATED_CLASSES
-        else Tournament.Klass.A,
-        handicap_rule=f"h{details.handicap_rule}" if details.handicap_rule is not None else "",
-        komi=_decimal(komi) if komi is not None else None,
-        rounds=min(rounds, MAX_SMALL),
-        participants_declared=_declared_participants(details, listed),
-        code=(details.code or "").strip()[:200],
-        comment=details.comment,
-        adjusted_minutes=_exact_minutes(details.time_control),
-        federation=details.federation[:3],
-        chief_arbiter=details.chief_arbiter[:200],
-        tournament_type=details.tournament_type[:200],
-        organiser=organiser,
-        official=details.official if details.official is not None else True,
-        status=Tournament.Status.DRAFT,
-    )
-    _apply_time_control(tournament, details.time_control)
-    tournament.save()
-    return tournament
-
-
-_TRF_TIME = re.compile(r"(\d+(?:\.\d+)?)\s*'\s*(?:\+\s*(\d+)\s*(?:''|\"))?")
-
-
-def _apply_time_control(tournament: Tournament, time: TimeControl | None) -> None:
-    """Fill what the file says; the model's defaults stand for what it does not.
-
-    Minutes are kept exact (`exact_minutes`); the overtime is read by
-    `overtime_from_text`, which knows every form the formats write."""
-    if time is None:
-        return
-    if time.basic_minutes is not None:
-        tournament.basic_time_minutes = exact_minutes(time.basic_minutes) or 0
-        if time.fischer_increment_seconds is not None:
-            tournament.overtime_kind = Tournament.Overtime.FISCHER
-            tournament.overtime_seconds = min(round(time.fischer_increment_seconds), 36000)
-        elif (reading := overtime_from_text(time.overtime)) is not None:
-            tournament.overtime_kind = reading.kind
-            tournament.overtime_seconds = reading.seconds
-            tournament.overtime_moves = reading.moves
-    elif time.adjusted_minutes is not None:
-        # EGD `TM[…]` is the adjusted time already: store it as that much sudden death.
-        tournament.basic_time_minutes = exact_minutes(time.adjusted_minutes) or 0
-        tournament.overtime_kind = Tournament.Overtime.SUDDEN_DEATH
-        tournament.overtime_seconds = 0
-    elif time.description and (match := _TRF_TIME.search(time.description)) is not None:
-        tournament.basic_time_minutes = exact_minutes(match.group(1)) or 0
-        if match.group(2):
-            tournament.overtime_kind = Tournament.Overtime.FISCHER
-            tournament.overtime_seconds = int(match.group(2))
-        else:
-            tournament.overtime_kind = Tournament.Overtime.SUDDEN_DEATH
-            tournament.overtime_seconds = 0
 
 
 def _split_name(player: FilePlayer, fmt: str | None) -> tuple[str, str]:
