@@ -9,7 +9,7 @@ import unicodedata
 from collections import defaultdict
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
-from typing import Literal
+from typing import Any, Literal
 
 from django.utils.text import slugify
 from django.utils.translation import gettext as _
@@ -139,34 +139,69 @@ def row_country(row: ListRow) -> str:
     return FIDE_COUNTRIES.get(row.federation or "", "")
 
 
+# Ids or numbers a query names in an `IN` list; for more, one query reads them all.
+SMALL = 5000
+NAME_FIELDS = (
+    "id", "family_name", "given_name", "native_name", "country", "federation", "birth_year",
+    "egd_pin", "fide_id", "club__name", "club__slug",
+)  # fmt: skip
+
+
 class _Index:
-    """The members a list can mean, read in a few queries."""
+    """The members a list can mean, read in a few queries whatever the list's size: the
+    numbers members have are read as plain values and only the members a row can mean are
+    loaded (a full EGD list is 45,000 rows)."""
 
     def __init__(self, rows: tuple[ListRow, ...]) -> None:
-        base = Member.objects.select_related("club")
-        self.by_pin: dict[str, Member] = {}
-        self.by_fide: dict[str, Member] = {}
-        self.by_key: dict[str, Member] = {}
-        for field, values, target in (
-            ("egd_pin", {r.egd_pin for r in rows if r.egd_pin}, self.by_pin),
-            ("fide_id", {r.fide_id for r in rows if r.fide_id}, self.by_fide),
-            ("import_key", {r.key for r in rows if not r.key.startswith("line ")}, self.by_key),
+        self.base = Member.objects.select_related("club")
+        found: dict[str, dict[str, int]] = {}
+        for field, values in (
+            ("egd_pin", {r.egd_pin for r in rows if r.egd_pin}),
+            ("fide_id", {r.fide_id for r in rows if r.fide_id}),
+            ("import_key", {r.key for r in rows if not r.key.startswith("line ")}),
         ):
-            ordered = sorted(values)
-            for at in range(0, len(ordered), 5000):
-                chunk = ordered[at : at + 5000]
-                for member in base.filter(**{f"{field}__in": chunk}):
-                    target[getattr(member, field)] = member
-        self.by_name: dict[str, list[Member]] = defaultdict(list)
-        for member in base.only(
-            "id", "family_name", "given_name", "native_name", "country", "federation",
-            "birth_year", "egd_pin", "fide_id", "club__name", "club__slug",
-        ).iterator(chunk_size=10000):  # fmt: skip
-            keys = {name_key(member.family_name, member.given_name)}
-            if member.native_name:
-                keys.add(name_key(member.native_name))
-            for key in keys - {""}:
-                self.by_name[key].append(member)
+            found[field] = {}
+            if values:
+                numbers = Member.objects.exclude(**{field: ""})
+                if len(values) <= SMALL:
+                    numbers = numbers.filter(**{f"{field}__in": list(values)})
+                numbers = numbers.values_list(field, "pk")
+                for value, pk in numbers.iterator(chunk_size=20000):
+                    if value in values:
+                        found[field][value] = pk
+        members = _members(self.base, {pk for hits in found.values() for pk in hits.values()})
+        self.by_pin = {value: members[pk] for value, pk in found["egd_pin"].items()}
+        self.by_fide = {value: members[pk] for value, pk in found["fide_id"].items()}
+        self.by_key = {value: members[pk] for value, pk in found["import_key"].items()}
+        self.by_name: dict[str, list[Member]] = {}
+
+    def read_names(self, wanted: set[str], claimed: set[int]) -> None:
+        """`by_name`: the members not `claimed` by a number whose name key is `wanted`, in
+        the members' order."""
+        order: list[tuple[str, int]] = []
+        names = Member.objects.values_list("pk", "family_name", "given_name", "native_name")
+        for pk, family_name, given_name, native_name in names.iterator(chunk_size=10000):
+            if pk in claimed:
+                continue
+            keys = {name_key(family_name, given_name)}
+            if native_name:
+                keys.add(name_key(native_name))
+            order += [(key, pk) for key in keys & wanted]
+        members = _members(self.base.only(*NAME_FIELDS), {pk for _key, pk in order})
+        self.by_name = defaultdict(list)
+        for key, pk in order:
+            self.by_name[key].append(members[pk])
+
+
+def _members(query: Any, ids: set[int]) -> dict[int, Member]:
+    """The members `ids` of `query`, by id: most of the members in one pass, a few by id."""
+    if len(ids) > SMALL and 2 * len(ids) > Member.objects.count():
+        return {m.pk: m for m in query.iterator(chunk_size=10000) if m.pk in ids}
+    members: dict[int, Member] = {}
+    ordered = sorted(ids)
+    for at in range(0, len(ordered), SMALL):
+        members.update((m.pk, m) for m in query.filter(pk__in=ordered[at : at + SMALL]))
+    return members
 
 
 def _same_club(member: Member, row: ListRow) -> bool:
@@ -184,11 +219,15 @@ def club_slug(row: ListRow) -> str:
     return slugify(f"{country}-{row.club}" if country else row.club or "")[:80]
 
 
-def _by_name(row: ListRow, index: _Index, claimed: set[int]) -> RowMatch:
+def _name_keys(row: ListRow) -> set[str]:
     keys = {name_key(row.family_name, row.given_name)}
     if row.native_name:
         keys.add(name_key(row.native_name))
-    hits = list({m.pk: m for key in keys - {""} for m in index.by_name.get(key, [])}.values())
+    return keys - {""}
+
+
+def _by_name(row: ListRow, keys: set[str], index: _Index, claimed: set[int]) -> RowMatch:
+    hits = list({m.pk: m for key in keys for m in index.by_name.get(key, [])}.values())
     country = row_country(row)
     hits = [
         m
@@ -229,9 +268,16 @@ def match_rows(listfile: RatingListFile) -> BaselinePreview:
         if found is not None and found.member is not None:
             claimed.add(found.member.pk)
         matches.append(found)
+    keys = {
+        at: _name_keys(row)
+        for at, (row, found) in enumerate(zip(listfile.rows, matches, strict=True))
+        if found is None
+    }
+    if keys:
+        index.read_names(set().union(*keys.values()), claimed)
     settled = [
-        found if found is not None else _by_name(row, index, claimed)
-        for row, found in zip(listfile.rows, matches, strict=True)
+        found if found is not None else _by_name(row, keys[at], index, claimed)
+        for at, (row, found) in enumerate(zip(listfile.rows, matches, strict=True))
     ]
     return BaselinePreview(listfile, tuple(_claimed_twice(settled)))
 

@@ -8,7 +8,6 @@ at most one baseline, so importing replaces the old one; `baseline_remove` takes
 from __future__ import annotations
 
 import datetime as dt
-import re
 from collections.abc import Mapping
 from typing import Any
 
@@ -19,16 +18,9 @@ from django.db.models import Min
 from django.utils.translation import gettext as _
 
 from clubsite.fields import parse_grade
-from clubsite.models import Club, GameKind, Member
-from ratings.baselines.matching import (
-    BaselinePreview,
-    Choice,
-    club_slug,
-    match_rows,
-    name_key,
-    resolve,
-    row_country,
-)
+from clubsite.models import GameKind
+from ratings.baselines.matching import BaselinePreview, Choice, match_rows, resolve
+from ratings.baselines.members import members_for
 from ratings.models import (
     Baseline,
     BaselineRow,
@@ -43,7 +35,6 @@ from tournaments.formats.list_model import ListRow, RatingListFile
 
 # Which lists a format can start: the EGD's list is Go, FIDE's chess; CSV any.
 FORMAT_GAMES = {"egd": (GameKind.GO,), "fide": (GameKind.CHESS,)}
-MAX_SMALL = 32767
 ROW_COLUMNS = [
     "baseline_id", "member_id", "rating", "provisional", "grade", "best_grade",
     "tournaments", "games", "last_played", "history",
@@ -104,7 +95,7 @@ def baseline_import(
     resolved, errors = _check(listfile, rating_list, preview, choices or {}, new_for_ambiguous)
     if errors:
         raise ValidationError(errors)
-    member_ids = _members_for(resolved, rating_list)
+    member_ids = members_for(resolved=resolved, game=rating_list.game)
     return baseline_replace(
         rating_list=rating_list,
         date=date,
@@ -115,79 +106,6 @@ def baseline_import(
             _row_values(rating_list.system, row, member_id)
             for (row, _m), member_id in zip(resolved, member_ids, strict=True)
         ],
-    )
-
-
-def _members_for(resolved: list[tuple[ListRow, int | None]], rating_list: RatingList) -> list[int]:
-    """The member id of each row, creating the new members (and the clubs they name)."""
-    clubs = _clubs_for([row for row, member_id in resolved if member_id is None])
-    new = [
-        _new_member(row, clubs.get(club_slug(row)) if row.club else None, rating_list)
-        for row, member_id in resolved
-        if member_id is None
-    ]
-    created = iter(Member.objects.bulk_create(new, batch_size=2000))
-    ids = [member_id if member_id is not None else next(created).pk for _r, member_id in resolved]
-    _fill_blank_ids(resolved)
-    return ids
-
-
-def _fill_blank_ids(resolved: list[tuple[ListRow, int | None]]) -> None:
-    """A matched member without the PIN or FIDE ID the list gives him gets it (export)."""
-    for row, member_id in resolved:
-        if member_id is None:
-            continue
-        if row.egd_pin and not Member.objects.filter(egd_pin=row.egd_pin).exists():
-            Member.objects.filter(pk=member_id, egd_pin="").update(egd_pin=row.egd_pin)
-        if row.fide_id and not Member.objects.filter(fide_id=row.fide_id).exists():
-            Member.objects.filter(pk=member_id, fide_id="").update(fide_id=row.fide_id)
-
-
-def _clubs_for(rows: list[ListRow]) -> dict[str, Club]:
-    """The club of each new member, by the list's slug for it: matched (slug, or name in
-    the same country) or created."""
-    wanted = {club_slug(row): row for row in rows if row.club}
-    if not wanted:
-        return {}
-    clubs = {c.slug: c for c in Club.objects.filter(slug__in=list(wanted))}
-    by_name = {(name_key(c.name), c.country): c for c in Club.objects.all()}
-    missing = []
-    for slug, row in wanted.items():
-        if slug in clubs:
-            continue
-        country = row_country(row)
-        same = by_name.get((name_key(row.club or ""), country)) or by_name.get(
-            (name_key(row.club or ""), "")
-        )
-        if same is not None:
-            clubs[slug] = same
-            continue
-        missing.append(Club(slug=slug, name=(row.club or "")[:200], country=country))
-    for club in Club.objects.bulk_create(missing, batch_size=2000):
-        clubs[club.slug] = club
-    return clubs
-
-
-def _new_member(row: ListRow, club: Club | None, rating_list: RatingList) -> Member:
-    country = row_country(row)
-    is_fide = row.fide_id is not None and rating_list.game == GameKind.CHESS
-    return Member(
-        family_name=row.family_name[:100],
-        given_name=row.given_name[:100],
-        native_name=row.native_name[:200],
-        country=country if re.fullmatch(r"[A-Z]{2}", country) else "",
-        federation=(row.federation or "")[:3],
-        club=club,
-        egd_pin=(row.egd_pin or "")[:12],
-        fide_id=(row.fide_id or "")[:12],
-        fide_rating=round(row.rating) if is_fide and 0 < row.rating <= MAX_SMALL else None,
-        fide_title=(row.title or "")[:3],
-        import_key=row.key[:60]
-        if row.key != row.egd_pin and row.key != row.fide_id and not row.key.startswith("line ")
-        else "",  # fmt: skip
-        sex=row.sex or "",
-        birth_year=row.birth_year,
-        grade=parse_grade(row.grade),
     )
 
 

@@ -17,6 +17,8 @@ from typing import Any
 from ratings.models import Baseline, BaselineRow, RatingList
 from ratings.systems.grades import Grade
 
+SMALL = 5000  # members read by id in an `IN` list; for most of a baseline, read it whole
+
 
 @dataclass(frozen=True)
 class BaselineStart:
@@ -51,11 +53,14 @@ def baseline_starts(
         "last_played", "history",
     )  # fmt: skip
     starts: dict[int, BaselineStart] = {}
-    if member_ids is None:
+    wanted = None if member_ids is None else set(member_ids)
+    if wanted is None or (len(wanted) > SMALL and 2 * len(wanted) > rows.count()):
+        # Most of the baseline (a recompute of a list that only has one): read it whole,
+        # one query, rather than long `IN` lists.
         chunks: Iterable[list[int] | None] = [None]
     else:
-        ids = sorted(set(member_ids))
-        chunks = [ids[at : at + 5000] for at in range(0, len(ids), 5000)]
+        ids = sorted(wanted)
+        chunks = [ids[at : at + SMALL] for at in range(0, len(ids), SMALL)]
     for chunk in chunks:
         selected = rows if chunk is None else rows.filter(member_id__in=chunk)
         for (
@@ -69,6 +74,8 @@ def baseline_starts(
             last,
             history,
         ) in selected.values_list(*fields).iterator(chunk_size=10000):
+            if wanted is not None and member_id not in wanted:
+                continue
             starts[member_id] = BaselineStart(
                 rating, provisional, _rank(grade), _rank(best), tournaments, games, last, history
             )

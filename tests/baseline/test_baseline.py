@@ -12,8 +12,10 @@ import pytest
 from django.core.management import CommandError, call_command
 
 from clubsite.models import Club, Member
+from ratings.baselines import matching
 from ratings.baselines.matching import name_key
 from ratings.models import Baseline, RatingEntry, RatingHistory
+from ratings.recompute import baseline_starts
 from tests.factories import ClubFactory, MemberFactory, RatingListFactory
 from tests.pipeline.builders import members, submitted, tournament_with_games
 from tournaments.formats import FormatError
@@ -127,6 +129,16 @@ def test_names_match_across_scripts_and_transliterations() -> None:
 pytestmark = pytest.mark.django_db(transaction=True)
 
 
+@pytest.fixture(params=["few", "many"])
+def query_sizes(request, monkeypatch) -> None:
+    """'many': the reads a full list takes (one pass over all members or numbers, the whole
+    baseline) rather than `IN` lists, here for a handful of rows, so both ways are tested."""
+    if request.param == "many":
+        monkeypatch.setattr(matching, "SMALL", 1)
+        monkeypatch.setattr(baseline_starts, "SMALL", 1)
+
+
+@pytest.mark.usefixtures("query_sizes")
 def test_command_matches_by_pin_and_name_and_refuses_ambiguity() -> None:
     rating_list = RatingListFactory(system="uscf", game="chess", slug="chess")
     by_id = MemberFactory(family_name="Carlsen", given_name="Magnus", fide_id="1503014")
@@ -167,6 +179,7 @@ def test_command_matches_by_pin_and_name_and_refuses_ambiguity() -> None:
     assert entries[by_id.pk] == 2831.0 and entries[twins[1].pk] == 2205.0 and len(entries) == 8
 
 
+@pytest.mark.usefixtures("query_sizes")
 def test_new_members_get_the_club_the_list_names() -> None:
     RatingListFactory(system="egf", slug="egd")
     existing = ClubFactory(name="Norr", slug="se-norr", country="SE")
@@ -181,6 +194,7 @@ def test_new_members_get_the_club_the_list_names() -> None:
 # --- the replay -------------------------------------------------------------------------
 
 
+@pytest.mark.usefixtures("query_sizes")
 def test_named_members_start_from_their_rows_and_skip_tournaments_before_it() -> None:
     rng = random.Random(5)
     club = ClubFactory()

@@ -1,0 +1,179 @@
+"""The members a baseline names, written: the new ones created (with the clubs the list
+names), the matched ones given the EGD PIN or FIDE ID the list knows and they lack.
+
+A full EGD list is 45,000 rows, so everything here is a handful of set-based statements,
+whatever the number of rows: on PostgreSQL the new members' ids come from their sequence
+in one query and the rows go in with COPY; the numbers go in with one UPDATE per batch.
+`services.py` calls `members_for` inside the import's transaction.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from django.db import connection
+from django.db.models import Case, CharField, Q, Value, When
+
+from clubsite.fields import parse_grade
+from clubsite.models import Club, GameKind, Member
+from ratings.baselines import matching
+from ratings.baselines.matching import club_slug, name_key, row_country
+from ratings.recompute.bulk import insert_rows
+from tournaments.formats.list_model import ListRow
+
+MAX_SMALL = 32767
+_COUNTRY = re.compile(r"[A-Z]{2}")
+
+
+def members_for(*, resolved: list[tuple[ListRow, int | None]], game: str) -> list[int]:
+    """The member id of each row (None in `resolved`: a new member, created with the club
+    the row names); the matched members get the numbers they lack."""
+    new_rows = [row for row, member_id in resolved if member_id is None]
+    clubs = _clubs_for(new_rows)
+    values = []
+    for row in new_rows:
+        club = clubs.get(club_slug(row)) if row.club else None
+        values.append(_new_member(row, None if club is None else club.pk, game))
+    created = iter(_create(values))
+    ids = [member_id if member_id is not None else next(created) for _r, member_id in resolved]
+    matched = [(row, member_id) for row, member_id in resolved if member_id is not None]
+    _fill_blank(matched, "egd_pin", lambda row: row.egd_pin)
+    _fill_blank(matched, "fide_id", lambda row: row.fide_id)
+    return ids
+
+
+def _new_member(row: ListRow, club_id: int | None, game: str) -> dict[str, Any]:
+    """A new member's fields (database values: the grade as its rank)."""
+    country = row_country(row)
+    is_fide = row.fide_id is not None and game == GameKind.CHESS
+    grade = parse_grade(row.grade)
+    return {
+        "family_name": row.family_name[:100],
+        "given_name": row.given_name[:100],
+        "native_name": row.native_name[:200],
+        "country": country if _COUNTRY.fullmatch(country) else "",
+        "federation": (row.federation or "")[:3],
+        "club_id": club_id,
+        "egd_pin": (row.egd_pin or "")[:12],
+        "fide_id": (row.fide_id or "")[:12],
+        "fide_rating": round(row.rating) if is_fide and 0 < row.rating <= MAX_SMALL else None,
+        "fide_title": (row.title or "")[:3],
+        "import_key": row.key[:60]
+        if row.key != row.egd_pin and row.key != row.fide_id and not row.key.startswith("line ")
+        else "",  # fmt: skip
+        "sex": row.sex or "",
+        "birth_year": row.birth_year,
+        "grade": None if grade is None else grade.rank,
+    }
+
+
+def _create(values: list[dict[str, Any]]) -> list[int]:
+    """Insert the members; their ids, in order. Fields not given take their defaults."""
+    if not values:
+        return []
+    if connection.vendor != "postgresql":
+        members = [Member(**v) for v in values]
+        return [m.pk for m in Member.objects.bulk_create(members, batch_size=2000)]
+    pk = Member._meta.pk
+    fields = [f for f in Member._meta.concrete_fields if f is not pk]
+    given = set(values[0])
+    assert given <= {f.attname for f in fields}, given
+    defaults = {
+        f.attname: f.get_db_prep_save(f.get_default(), connection)
+        for f in fields
+        if f.attname not in given
+    }
+    with connection.cursor() as cursor:
+        cursor.execute(
+            "SELECT nextval(pg_get_serial_sequence(%s, %s)) FROM generate_series(1, %s)",
+            [Member._meta.db_table, pk.column, len(values)],
+        )
+        ids = sorted(row[0] for row in cursor.fetchall())
+    columns = [pk.column, *(f.column for f in fields)]
+    insert_rows(
+        Member,
+        columns,
+        (
+            (member_id, *(v[f.attname] if f.attname in given else defaults[f.attname]
+                          for f in fields))
+            for member_id, v in zip(ids, values, strict=True)
+        ),
+    )  # fmt: skip
+    return ids
+
+
+def _fill_blank(matched: list[tuple[ListRow, int]], field: str, number: Any) -> None:
+    """Give each matched member the number (`field`) his row names, when he has none and no
+    member has it yet; the first row naming a number takes it."""
+    wanted = [(number(row), member_id) for row, member_id in matched if number(row)]
+    if not wanted:
+        return
+    numbered = Member.objects.exclude(**{field: ""})
+    if len(wanted) <= matching.SMALL:
+        numbered = numbered.filter(
+            Q(**{f"{field}__in": [v for v, _m in wanted]}) | Q(pk__in=[m for _v, m in wanted])
+        )
+    # Else every number members have, in one pass rather than many long `IN` lists.
+    current: dict[int, str] = {}  # a member left out has none
+    for value, member_id in numbered.values_list(field, "pk").iterator(chunk_size=20000):
+        current[member_id] = value
+    taken = set(current.values())
+    updates: dict[int, str] = {}
+    for value, member_id in wanted:
+        if value in taken or current.get(member_id, "") != "":
+            continue
+        updates[member_id] = value
+        taken.add(value)
+    _set(field, sorted(updates.items()))
+
+
+def _set(field: str, pairs: list[tuple[int, str]]) -> None:
+    """Each member `id` of `pairs` gets his value in `field`, where it is still blank."""
+    if not pairs:
+        return
+    if connection.vendor == "postgresql":
+        table = connection.ops.quote_name(Member._meta.db_table)
+        column = connection.ops.quote_name(Member._meta.get_field(field).column)
+        with connection.cursor() as cursor:
+            cursor.execute(
+                f"UPDATE {table} AS m SET {column} = v.value "
+                "FROM unnest(%s::bigint[], %s::text[]) AS v(id, value) "
+                f"WHERE m.id = v.id AND m.{column} = ''",
+                [[m for m, _v in pairs], [v for _m, v in pairs]],
+            )
+        return
+    for at in range(0, len(pairs), 300):
+        chunk = pairs[at : at + 300]
+        Member.objects.filter(pk__in=[m for m, _v in chunk], **{field: ""}).update(
+            **{
+                field: Case(
+                    *(When(pk=m, then=Value(v)) for m, v in chunk), output_field=CharField()
+                )
+            }
+        )
+
+
+def _clubs_for(rows: list[ListRow]) -> dict[str, Club]:
+    """The club of each new member, by the list's slug for it: matched (slug, or name in
+    the same country) or created."""
+    wanted = {club_slug(row): row for row in rows if row.club}
+    if not wanted:
+        return {}
+    clubs = {c.slug: c for c in Club.objects.filter(slug__in=list(wanted))}
+    by_name = {(name_key(c.name), c.country): c for c in Club.objects.all()}
+    missing = []
+    for slug, row in wanted.items():
+        if slug in clubs:
+            continue
+        country = row_country(row)
+        same = by_name.get((name_key(row.club or ""), country)) or by_name.get(
+            (name_key(row.club or ""), "")
+        )
+        if same is not None:
+            clubs[slug] = same
+            continue
+        missing.append(Club(slug=slug, name=(row.club or "")[:200], country=country))
+    for club in Club.objects.bulk_create(missing, batch_size=2000):
+        clubs[club.slug] = club
+    return clubs
