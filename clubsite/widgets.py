@@ -3,12 +3,12 @@ render per option with Django's default widgets, too slow for the filter forms."
 
 from __future__ import annotations
 
+import html
 from typing import Any
 
 from django import forms
 from django.forms.utils import flatatt
-from django.utils.html import format_html, format_html_join
-from django.utils.safestring import SafeString
+from django.utils.safestring import SafeString, mark_safe
 
 
 class FastSelect(forms.Select):
@@ -22,6 +22,14 @@ class FastSelect(forms.Select):
         for option_value, label in self.choices:
             key = "" if option_value is None else str(option_value)
             key = str(getattr(option_value, "value", key))  # ModelChoiceIteratorValue
-            options.append((key, " selected" if key in chosen else "", label))
-        body = format_html_join("", '<option value="{}"{}>{}</option>', options)
-        return format_html("<select{}>{}</select>", flatatt(final), body)
+            selected = " selected" if key in chosen else ""
+            options.append(f'<option value="{_escape(key)}"{selected}>{_escape(label)}</option>')
+        return mark_safe(f"<select{flatatt(final)}>{''.join(options)}</select>")
+
+
+def _escape(value: Any) -> str:
+    """`conditional_escape` without its lazy-string wrapper, which cost more than the
+    escaping when a list's filter offers its 2,800 clubs."""
+    if hasattr(value, "__html__"):
+        return value.__html__()
+    return html.escape(str(value))

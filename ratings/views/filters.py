@@ -15,7 +15,7 @@ from clubsite.fields import parse_grade
 from clubsite.models import Club
 from clubsite.widgets import FastSelect
 from ratings.models import RatingList
-from ratings.selectors import active_q
+from ratings.selectors import active_q, rating_list_club_choices
 from ratings.systems.grades import ALL_GRADES
 
 GRADE_CHOICES = [(str(g), str(g)) for g in reversed(ALL_GRADES)]
@@ -61,9 +61,15 @@ class RatingEntryFilter(django_filters.FilterSet):
         self.form.fields["q"].widget = forms.TextInput(
             attrs={"placeholder": _("any part"), "type": "search"}
         )
-        for name in ("country", "club", "grade_min", "grade_max", "active"):
+        for name in ("country", "grade_min", "grade_max", "active"):
             field = self.form.fields[name]
             field.widget = FastSelect(choices=field.choices)
+        # The club's options as plain pairs (cached); the field's queryset still checks a
+        # chosen club.
+        club = self.form.fields["club"]
+        club.widget = FastSelect(
+            choices=[("", club.empty_label), *rating_list_club_choices(rating_list)]
+        )
 
     def filter_name(self, queryset: QuerySet, name: str, value: str) -> QuerySet:
         query = Q()

@@ -72,6 +72,27 @@ def test_club_filter(client, world):
     assert set(shown_names(html)) == {p.full_name for p in world.players if p.club == club}
 
 
+def test_club_filter_offers_the_lists_clubs_escaped_and_refuses_another(client, world):
+    club = world.clubs[1]
+    club.name = 'Go <"Kyiv"> & Co'
+    club.save()
+    url = reverse("rating_list", args=["ukraine-go"])
+    html = client.get(url, {"club": club.pk}).content.decode()
+    select = html.split('name="club"', 1)[1].split("</select>", 1)[0]
+    options = re.findall(r'<option value="([^"]*)"( selected)?>([^<]*)</option>', select)
+    clubs = {p.club for p in world.players if p.club is not None}
+    assert options[0] == ("", "", "All clubs")
+    assert sorted((value, label) for value, _s, label in options[1:]) == sorted(
+        (str(c.pk), c.name.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
+         .replace('"', "&quot;")) for c in clubs
+    )  # fmt: skip
+    assert [value for value, chosen, _l in options if chosen] == [str(club.pk)]
+    other = MemberFactory().club  # a club with nobody in the list
+    assert other is not None and str(other.pk) not in select
+    shown = shown_names(client.get(url, {"club": other.pk}).content.decode())
+    assert len(shown) == len(world.players)  # not a choice: the filter is not applied
+
+
 def test_inactive_hidden_unless_all(client, world):
     gone = world.players[0]
     RatingEntry.objects.filter(member=gone).update(active_until=dt.date(2000, 1, 1))

@@ -29,7 +29,11 @@ from tournaments.formats.rating_lists import parse_rating_list
 
 FULL_LIST = Path("tests/data/egd/ratinglists/FULL_egf_db_2018-12-27.txt.gz")
 SLUG = "bench-egd-baseline"
-PAGES = (("page 1", {}), ("country=DE by rating", {"country": "DE", "sort": "-rating"}))
+PAGES = (
+    ("page 1", {}),
+    ("everyone, page 1", {"active": "all"}),  # a 2018 list has few players active today
+    ("country=DE by rating", {"country": "DE", "sort": "-rating"}),
+)
 
 
 class Command(BaseCommand):
