@@ -152,7 +152,7 @@ def members_merge(*, keep: Member, drop: Member, by: AbstractBaseUser) -> MergeO
     lists = RatingList.objects.in_bulk(list(affected))
     for list_id, day in sorted(affected.items()):
         rating_list = lists[list_id]
-        # The recompute's cone (ratings/cone.py) starts from tables not rated as they stand:
+        # The recompute's cone (ratings/recompute/cone.py) starts from tables not rated as they stand:
         # every table of the list from that date now has a different player in it.
         ListTournament.objects.filter(
             rating_list=rating_list, tournament__end_date__gte=day

@@ -325,7 +325,7 @@ class Baseline(models.Model):
     """Where a list starts: a published rating list's state on a date (one per list).
 
     Each member it names starts the replay from his row; for him, tournaments dated on or
-    before `date` stay on record but are not replayed (ratings/baseline.py)."""
+    before `date` stay on record but are not replayed (ratings/recompute/baseline_starts.py)."""
 
     class Source(models.TextChoices):
         EGD = "egd", _("EGD rating list")

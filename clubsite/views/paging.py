@@ -60,3 +60,34 @@ def query_without(request: HttpRequest, *names: str) -> str:
         query.pop(name, None)
     text = query.urlencode()
     return text + "&" if text else ""
+
+
+def sort_headers(
+    request: HttpRequest, table: Table, *, numeric: tuple[str, ...] = ()
+) -> list[dict[str, str]]:
+    """Column headers with their sort links (what django-tables2's template would draw);
+    the `numeric` columns are right-aligned."""
+    headers = []
+    for column in table.columns:
+        css = "num" if column.name in numeric else ""
+        url = ""
+        if column.orderable:
+            query = request.GET.copy()
+            query.pop("page", None)
+            query["sort"] = column.order_by_alias.next
+            url = "?" + query.urlencode()
+            if column.is_ordered:
+                css += " desc" if column.order_by_alias.is_descending else " asc"
+        headers.append({"label": str(column.header), "url": url, "css": css.strip()})
+    return headers
+
+
+def page_range(page_number: int, pages: int) -> list[int | None]:
+    """1 … 4 5 [6] 7 8 … 40: the first, the last, and two either side (None = a gap)."""
+    shown = sorted({1, pages, *range(max(1, page_number - 2), min(pages, page_number + 2) + 1)})
+    out: list[int | None] = []
+    for p in shown:
+        if out and p - (out[-1] or 0) > 1:
+            out.append(None)
+        out.append(p)
+    return out

@@ -201,7 +201,7 @@ def _take_out(rating_list: RatingList) -> dt.date | None:
 
 def _request(rating_list: RatingList, from_date: dt.date, trigger: str) -> None:
     # Every table from the date is rated again from the new starts: a requested recompute
-    # replays the cone of the tables whose `rated_at` is empty (ratings/cone.py).
+    # replays the cone of the tables whose `rated_at` is empty (ratings/recompute/cone.py).
     ListTournament.objects.filter(
         rating_list=rating_list, tournament__end_date__gte=from_date
     ).update(rated_at=None)

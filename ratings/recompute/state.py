@@ -60,7 +60,7 @@ class ReplayOutcome:
     not_rated: dict[int, str] = field(default_factory=dict)  # tournament id -> reason
     engine_seconds: float = 0.0  # time spent inside the rating system itself
     rated_ids: list[int] = field(default_factory=list)
-    # A cone replay (ratings/cone.py) rewrites only these tournaments' rows from the date
+    # A cone replay (ratings/recompute/cone.py) rewrites only these tournaments' rows from the date
     # (None: every row from the date) and moves the others' replay position to `sequences`.
     scope: list[int] | None = None
     sequences: dict[int, int] = field(default_factory=dict)

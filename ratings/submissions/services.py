@@ -87,7 +87,7 @@ def tournament_approve_and_rate(
     )  # fmt: skip
     proposals_apply(tournament=outcome.tournament, by=by)
     # Rated again by the coming recompute, as it stands now: the recompute's cone
-    # (ratings/cone.py) starts from the tables whose `rated_at` is empty.
+    # (ratings/recompute/cone.py) starts from the tables whose `rated_at` is empty.
     ListTournament.objects.filter(tournament=tournament, rating_list__in=outcome.decided).update(
         rated_at=None
     )
@@ -130,7 +130,7 @@ def tournament_reopen_and_unrate(
     counted = list_approval.lists_counting(tournament)
     tournament = workflow.tournament_reopen(tournament=tournament, by=by, comment=comment)
     list_approval.decisions_reset(tournament)
-    # Not rated any more: the recompute's cone (ratings/cone.py) finds changed tables by
+    # Not rated any more: the recompute's cone (ratings/recompute/cone.py) finds changed tables by
     # this, even when the table is approved again before the list recomputes.
     ListTournament.objects.filter(tournament=tournament, rating_list__in=counted).update(
         rated_at=None

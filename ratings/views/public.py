@@ -18,7 +18,13 @@ from django.utils.translation import gettext as _
 
 from clubsite.numbers import MAX_ID, int_or_none
 from clubsite.views.csv_output import csv_download
-from clubsite.views.paging import PER_PAGE_CHOICES, configure_table, query_without
+from clubsite.views.paging import (
+    PER_PAGE_CHOICES,
+    configure_table,
+    page_range,
+    query_without,
+    sort_headers,
+)
 from clubsite.views.paging import per_page_of as _per_page
 from ratings import selectors
 from ratings.display.formatting import format_change, format_expectation, format_rating
@@ -61,34 +67,6 @@ def _filtered_table(
     return filterset, table
 
 
-def _headers(request: HttpRequest, table: RatingEntryTable) -> list[dict[str, str]]:
-    """Column headers with their sort links (what django-tables2's template would draw)."""
-    headers = []
-    for column in table.columns:
-        css = "num" if column.name in ("rank", "rating", "tournaments") else ""
-        url = ""
-        if column.orderable:
-            query = request.GET.copy()
-            query.pop("page", None)
-            query["sort"] = column.order_by_alias.next
-            url = "?" + query.urlencode()
-            if column.is_ordered:
-                css += " desc" if column.order_by_alias.is_descending else " asc"
-        headers.append({"label": str(column.header), "url": url, "css": css.strip()})
-    return headers
-
-
-def _page_range(page_number: int, pages: int) -> list[int | None]:
-    """1 … 4 5 [6] 7 8 … 40: the first, the last, and two either side (None = a gap)."""
-    shown = sorted({1, pages, *range(max(1, page_number - 2), min(pages, page_number + 2) + 1)})
-    out: list[int | None] = []
-    for p in shown:
-        if out and p - (out[-1] or 0) > 1:
-            out.append(None)
-        out.append(p)
-    return out
-
-
 def rating_list(request: HttpRequest, slug: str) -> HttpResponse:
     the_list = _list_or_404(slug)
     filterset, table = _filtered_table(request, the_list)
@@ -112,12 +90,12 @@ def rating_list(request: HttpRequest, slug: str) -> HttpResponse:
             "filter": filterset,
             "table": table,
             "records": records,
-            "headers": _headers(request, table),
+            "headers": sort_headers(request, table, numeric=("rank", "rating", "tournaments")),
             "page_query": query_without(request, "page"),
             "per_page_query": query_without(request, "page", "per_page"),
             "hidden": list_counts.hidden_inactive(the_list, request.GET, shown_count),
             "everyone_query": query_without(request, "page", "active"),
-            "page_range": _page_range(table.page.number if table.page else 1, pages),
+            "page_range": page_range(table.page.number if table.page else 1, pages),
             "player_prefix": reverse("player_detail", args=[0])[:-2],
             "club_prefix": reverse("club_detail", args=["x"])[:-2],
             "snapshots": selectors.snapshots_of(the_list)[:24],

@@ -56,3 +56,25 @@ def test_tournament_dates_within_1900_2100(day):
     assert not form.is_valid()
     assert "A date between 1900 and 2100, please." in form.errors["start_date"]
     assert "A date between 1900 and 2100, please." in form.errors["end_date"]
+
+
+def _model_forms():
+    from tournaments.views.forms import MemberCreateForm, MemberIdentityForm, TournamentForm
+
+    clubs = Club.objects.all()
+    return [
+        (lambda data: TournamentForm(clubs=clubs, data=data), "organiser"),
+        (lambda data: MemberCreateForm(clubs=clubs, data=data), "club"),
+        (lambda data: MemberIdentityForm(data=data), "club"),
+    ]
+
+
+@pytest.mark.parametrize("junk", ["1" + "0" * 20, "9" * 400, "²", "-1", "1.5", "\x00"])
+@pytest.mark.parametrize("which", range(3))
+def test_club_choice_of_model_forms(junk, which):
+    """A ModelForm's own foreign-key field hands the posted id to the database: 10**20
+    overflowed SQLite's integer (a 500). It is an invalid choice like any other."""
+    make, field = _model_forms()[which]
+    form = make({field: junk})
+    assert not form.is_valid()
+    assert field in form.errors
