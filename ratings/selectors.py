@@ -390,3 +390,10 @@ def rating_list_club_choices(rating_list: RatingList) -> list[tuple[int, str]]:
         choices = [(club.pk, str(club)) for club in rating_list_clubs(rating_list)]
         cache.set(key, choices, CHOICES_SECONDS)
     return choices
+
+
+def list_refereed_by(rating_list: RatingList, user: Any) -> bool:
+    """Whether the user decides for this list: one of its referees, or staff."""
+    if not user.is_authenticated:
+        return False
+    return user.is_staff or rating_list.referees.filter(pk=user.pk).exists()

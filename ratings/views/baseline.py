@@ -19,6 +19,7 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
+from ratings import selectors
 from ratings.baselines.matching import BaselinePreview, choices_from
 from ratings.baselines.services import baseline_errors, baseline_import, baseline_preview
 from ratings.models import Baseline, RatingList
@@ -42,8 +43,7 @@ class BaselineUploadForm(forms.Form):
 
 def _list_for_referee(request: HttpRequest, slug: str) -> RatingList:
     rating_list = get_object_or_404(RatingList, slug=slug)
-    user = request.user
-    if not (user.is_staff or rating_list.referees.filter(pk=user.pk).exists()):
+    if not selectors.list_refereed_by(rating_list, request.user):
         raise PermissionDenied(_("Only the list's referees start it from a published list."))
     return rating_list
 

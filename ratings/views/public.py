@@ -104,6 +104,7 @@ def rating_list(request: HttpRequest, slug: str) -> HttpResponse:
             "per_page_choices": PER_PAGE_CHOICES,
             "per_page": _per_page(request),
             "nav_active": "ratings",
+            "can_start_baseline": selectors.list_refereed_by(the_list, request.user),
         },
     )
 

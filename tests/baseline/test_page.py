@@ -46,3 +46,21 @@ def test_a_referee_of_another_list_is_refused(client) -> None:
     client.force_login(referee)
     assert client.get(reverse("list_baseline", args=["mine"])).status_code == 403
     assert client.get(reverse("list_baseline", args=["theirs"])).status_code == 200
+
+
+def test_the_list_page_links_the_baseline_page_for_its_referees_and_staff_only(client) -> None:
+    RatingListFactory(slug="mine")
+    other = RatingListFactory(slug="theirs")
+    referee = UserFactory()
+    other.referees.add(referee)
+    link = reverse("list_baseline", args=["theirs"])
+    assert link not in client.get(reverse("rating_list", args=["theirs"])).content.decode()
+    client.force_login(referee)
+    assert link in client.get(reverse("rating_list", args=["theirs"])).content.decode()
+    mine = client.get(reverse("rating_list", args=["mine"])).content.decode()
+    assert reverse("list_baseline", args=["mine"]) not in mine
+    client.force_login(UserFactory(is_staff=True))
+    assert (
+        reverse("list_baseline", args=["mine"])
+        in client.get(reverse("rating_list", args=["mine"])).content.decode()
+    )
