@@ -20,6 +20,8 @@ def rate_json(event: Mapping[str, object] | object) -> dict[str, JSON]:
 
     try:
         system, event_input = parse_event(event, SYSTEMS)
+        if system.rate_json is not None:
+            return system.rate_json(event_input)
         return output_to_json(system.rate(event_input))
     except BadInput:
         raise

@@ -13,7 +13,7 @@ import functools
 import json
 import math
 import re
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from typing import Any, Literal, TypeVar, cast
 
 from ratings.systems.grades import Grade
@@ -409,34 +409,67 @@ def _canonical(value: JSON) -> JSON:
     return value
 
 
-def _player_json(player: PlayerOutput) -> dict[str, JSON]:
+def game_json(
+    round: int, opponent: str, score: float, expected: float | None, change: float
+) -> dict[str, JSON]:
+    """One game of a player's output (a `GameOutput`'s fields, in order)."""
     return {
-        "id": player.id,
-        "before": player.before,
-        "after": player.after,
-        "change": player.change,
-        "rated": player.rated,
-        "provisional": player.provisional,
-        "anomalous": player.anomalous,
-        "history": _canonical(player.history),
-        "games": [
-            {
-                "round": round_,
-                "opponent": opponent,
-                "score": score,
-                "expected": expected,
-                "change": change,
-            }
-            for round_, opponent, score, expected, change in player.games  # `GameOutput`s
-        ],
+        "round": round,
+        "opponent": opponent,
+        "score": score,
+        "expected": expected,
+        "change": change,
     }
+
+
+def player_json(
+    id: str,
+    before: float | None,
+    after: float | None,
+    change: float | None,
+    rated: bool = True,
+    provisional: bool = False,
+    anomalous: bool = False,
+    history: JSON = None,
+    games: list[JSON] | None = None,
+) -> dict[str, JSON]:
+    """One player's output (a `PlayerOutput`'s fields; `games` already as `game_json`s)."""
+    return {
+        "id": id,
+        "before": before,
+        "after": after,
+        "change": change,
+        "rated": rated,
+        "provisional": provisional,
+        "anomalous": anomalous,
+        "history": _canonical(history),
+        "games": [] if games is None else games,
+    }
+
+
+def event_json(
+    system: str, event: str, players: list[JSON], notes: Iterable[str]
+) -> dict[str, JSON]:
+    """The contract's output object, keys in the contract's order."""
+    return {"system": system, "event": event, "players": players, "notes": list(notes)}
+
+
+def _player_json(player: PlayerOutput) -> dict[str, JSON]:
+    games: list[JSON] = [game_json(*game) for game in player.games]
+    return player_json(
+        player.id,
+        player.before,
+        player.after,
+        player.change,
+        player.rated,
+        player.provisional,
+        player.anomalous,
+        player.history,
+        games,
+    )
 
 
 def output_to_json(output: EventOutput) -> dict[str, JSON]:
     """The contract's output object, keys in the contract's order."""
-    return {
-        "system": output.system,
-        "event": output.event,
-        "players": [_player_json(player) for player in output.players],
-        "notes": list(output.notes),
-    }
+    players: list[JSON] = [_player_json(player) for player in output.players]
+    return event_json(output.system, output.event, players, output.notes)

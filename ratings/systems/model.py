@@ -121,11 +121,15 @@ class RatingSystem:
     `several_games_per_round`: the system's spec defines what happens when a
     player has more than one game in a round (a batch of games); otherwise
     the core rejects it as bad input.
+    `rate_json` (optional): `rate` written straight as the contract's output
+    object, the same as `io.output_to_json(rate(event))` without the output
+    dataclasses in between (the JSON boundary's fast path).
     """
 
     code: str
     title: str
     params: Mapping[str, JSON]
     rate: Callable[[EventInput], EventOutput]
+    rate_json: Callable[[EventInput], dict[str, JSON]] | None = None
     needs_grade: bool = False
     several_games_per_round: bool = False
