@@ -161,16 +161,23 @@ def rate(event: EventInput) -> EventOutput:
     current: dict[str, Rating] = {pid: _exact(rating) for pid, rating in before.items()}
     games: dict[str, list[GameOutput]] = {pid: [] for pid in before}
 
-    ordered = sorted(enumerate(event.games), key=lambda pair: (pair[1].round, pair[0]))
-    for index, game in ordered:
+    # A stable sort by round keeps input order within a round.
+    for index, game in sorted(enumerate(event.games), key=lambda pair: pair[1].round):
         _check_game(game, index, current)
-        white_old, black_old = current[game.white], current[game.black]
+        white, black = game.white, game.black
+        white_old, black_old = current[white], current[black]
+        (white_score, white_points), (black_score, black_points) = _SIDES[game.result]
         # Both sides are computed from the ratings before the game (U2).
-        white_we, white_new = _play(white_old, black_old, _score_name(game, game.white), params)
-        black_we, black_new = _play(black_old, white_old, _score_name(game, game.black), params)
-        current[game.white], current[game.black] = white_new, black_new
-        games[game.white].append(_game_output(game, game.white, white_we, white_new - white_old))
-        games[game.black].append(_game_output(game, game.black, black_we, black_new - black_old))
+        white_we, white_new = _play(white_old, black_old, white_score, params)
+        black_we, black_new = _play(black_old, white_old, black_score, params)
+        current[white], current[black] = white_new, black_new
+        # Per-game lines (U11): We at full precision, change including crossing and floor.
+        games[white].append(
+            GameOutput(game.round, black, white_points, white_we, _plain(white_new - white_old))
+        )
+        games[black].append(
+            GameOutput(game.round, white, black_points, black_we, _plain(black_new - black_old))
+        )
 
     players = tuple(_player_output(pid, before[pid], current[pid], games[pid]) for pid in before)
     return EventOutput(system=SYSTEM.code, event=event.event.id, players=players, notes=(NOTE,))
@@ -251,9 +258,10 @@ def _to_decimal(x: Rating) -> Decimal:
 
 def _check_game(game: Game, index: int, current: Mapping[str, Rating]) -> None:
     """The core validates games; this keeps direct callers to BadInput as well."""
-    for side in ("white", "black"):
-        if getattr(game, side) not in current:
-            raise BadInput(f"games[{index}].{side}", f"unknown player id {getattr(game, side)!r}")
+    if game.white not in current:
+        raise BadInput(f"games[{index}].white", f"unknown player id {game.white!r}")
+    if game.black not in current:
+        raise BadInput(f"games[{index}].black", f"unknown player id {game.black!r}")
     if game.white == game.black:
         raise BadInput(f"games[{index}]", "a player cannot play himself")
     if game.result not in ("white", "black", "draw"):
@@ -262,21 +270,12 @@ def _check_game(game: Game, index: int, current: Mapping[str, Rating]) -> None:
         raise BadInput(f"games[{index}].handicap", "must not be negative")
 
 
-def _score_name(game: Game, player_id: str) -> str:
-    score = game.score_of(player_id)
-    return "win" if score == 1 else "draw" if score == 0.5 else "loss"
-
-
-def _game_output(game: Game, pid: str, we: float, change: Rating) -> GameOutput:
-    """Per-game line (U11): We at full precision, change including crossing and floor."""
-    score = game.score_of(pid)
-    return GameOutput(
-        round=game.round,
-        opponent=game.opponent_of(pid),
-        score=0.5 if score == 0.5 else int(score),
-        expected=we,
-        change=_plain(change),
-    )
+# result -> ((White's score name, his score as output), (Black's, his)).
+_SIDES: dict[str, tuple[tuple[str, int | float], tuple[str, int | float]]] = {
+    "white": (("win", 1), ("loss", 0)),
+    "black": (("loss", 0), ("win", 1)),
+    "draw": (("draw", 0.5), ("draw", 0.5)),
+}
 
 
 def _player_output(pid: str, before: float, after: Rating, games: list[GameOutput]) -> PlayerOutput:
