@@ -15,6 +15,7 @@ from __future__ import annotations
 import math
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+from typing import NamedTuple
 
 from ratings.systems.grades import Grade
 from ratings.systems.model import (
@@ -38,6 +39,7 @@ K1_TABLE: tuple[int, ...] = (
 K1_STEPS: tuple[int, ...] = tuple(b - a for a, b in zip(K1_TABLE, K1_TABLE[1:], strict=False))
 K1_TABLE_LOW = 100.0
 K1_TABLE_HIGH = 2700.0
+_K1_LAST_SEGMENT = len(K1_STEPS) - 1
 
 LOW_LIMIT = 100.0  # the boundary of the rules for ratings below 100
 LOW_POINT_VALUE = 10  # 1 point below 100 = 10 points at or above 100
@@ -92,8 +94,8 @@ def k1(r: float) -> float:
     if r >= K1_TABLE_HIGH:
         return K1_TABLE[-1]
     i = int((r - 100) / 100)  # r > 100 here, so int() is floor()
-    if i == len(K1_STEPS):  # guard: r a hair below 2700 must stay in the last segment
-        i -= 1
+    if i > _K1_LAST_SEGMENT:  # guard: r a hair below 2700 must stay in the last segment
+        i = _K1_LAST_SEGMENT
     lo = 100 + 100 * i
     return K1_TABLE[i] + K1_STEPS[i] * (r - lo) / 100
 
@@ -240,8 +242,7 @@ def start_rating(player: Player, index: int, flag: bool) -> float:
     return start
 
 
-@dataclass(frozen=True, slots=True)
-class PlannedGame:
+class PlannedGame(NamedTuple):
     """A game by player index, with what its declared grades fix once for the event (D7, D10).
 
     `d` is the declared-grade difference; `even_odds` marks a handicap game
@@ -260,15 +261,16 @@ class PlannedGame:
 
 def plan_game(white: int, black: int, white_score: float, handicap: int, d: int) -> PlannedGame:
     """Fix a game's handicap quantities from the grade difference `d` (B5 step 2, D7)."""
-    has_handicap = handicap >= 1
+    if handicap < 1:
+        return PlannedGame(white, black, white_score, d, False, 0, 1.0)
     return PlannedGame(
-        white=white,
-        black=black,
-        white_score=white_score,
-        d=d,
-        even_odds=has_handicap and d > MAX_GRADE_DIFFERENCE,
-        correction=100 * d - 50 if has_handicap and d >= 1 else 0,
-        kf_stronger=handicap_coefficient(d) if has_handicap else 1.0,
+        white,
+        black,
+        white_score,
+        d,
+        even_odds=d > MAX_GRADE_DIFFERENCE,
+        correction=100 * d - 50 if d >= 1 else 0,
+        kf_stronger=handicap_coefficient(d),
     )
 
 
@@ -444,12 +446,17 @@ def rate(event_input: EventInput) -> EventOutput:
     if not all(math.isfinite(calc.after(p)) for p in range(len(players))):
         # Only extreme params (a tiny k2_divisor, a huge k2_base) can get here.
         raise BadInput("params", "these parameter values make a rating overflow")
+    ids = [player.id for player in players]
     outputs = tuple(
-        player_output(calc, p, players, flags[p], anomalous[p]) for p in range(len(players))
+        player_output(calc, p, ids, flags[p], anomalous[p]) for p in range(len(players))
     )
     return EventOutput(
         system=SYSTEM_CODE, event=event_input.event.id, players=outputs, notes=tuple(notes)
     )
+
+
+_WHITE_SCORES = {"white": 1.0, "draw": 0.5}  # else 0.0, as `Game.score_of` has it
+_OUTPUT_SCORES = {1.0: 1, 0.5: 0.5, 0.0: 0}  # as in B7
 
 
 def plan_rounds(
@@ -464,19 +471,19 @@ def plan_rounds(
         if b is None:
             raise BadInput(f"games[{i}].black", f"unknown player id {game.black!r}")
         d = abs(grade_indices[w] - grade_indices[b])
-        planned = plan_game(w, b, game.score_of(game.white), game.handicap, d)
+        planned = plan_game(w, b, _WHITE_SCORES.get(game.result, 0.0), game.handicap, d)
         by_round.setdefault(game.round, []).append(planned)
     return sorted(by_round.items())
 
 
 def player_output(
-    calc: Calculation, p: int, players: Sequence[Player], flag_in: bool, anomalous: bool
+    calc: Calculation, p: int, ids: Sequence[str], flag_in: bool, anomalous: bool
 ) -> PlayerOutput:
     """B7: one player's result from the last calculation."""
     before = calc.start[p]
     after = calc.after(p)
     return PlayerOutput(
-        id=players[p].id,
+        id=ids[p],
         before=before,
         after=after,
         change=after - before,
@@ -485,13 +492,7 @@ def player_output(
         anomalous=anomalous,
         history={"above_100": flag_in or calc.above[p] or after >= LOW_LIMIT},
         games=tuple(
-            GameOutput(
-                round=round_number,
-                opponent=players[opponent].id,
-                score=int(score) if score.is_integer() else score,  # 1, 0.5, 0 as in B7
-                expected=expected,
-                change=change,
-            )
+            GameOutput(round_number, ids[opponent], _OUTPUT_SCORES[score], expected, change)
             for round_number, opponent, score, expected, change in calc.games[p]
         ),
     )
