@@ -542,10 +542,8 @@ def rate(event: EventInput) -> EventOutput:
             starts[anomaly.player] = anomaly.new_start
             anomalous[anomaly.player] = True
     try:
-        players = tuple(
-            _player_output(calc, p, player.id, anomalous[p], event)
-            for p, player in enumerate(event.players)
-        )
+        ids = [player.id for player in event.players]
+        players = tuple(_player_output(calc, p, ids, anomalous[p]) for p in range(len(ids)))
     except OverflowError:  # only absurdly small divisors can blow changes past float range
         raise BadInput("params", "the divisors make rating changes too large to write") from None
     return EventOutput(
@@ -562,13 +560,22 @@ def _k3_notes(rules: Rules) -> list[str]:
     return []
 
 
-def _player_output(
-    calc: Calculation, p: int, player_id: str, anomalous: bool, event: EventInput
-) -> PlayerOutput:
+def _player_output(calc: Calculation, p: int, ids: Sequence[str], anomalous: bool) -> PlayerOutput:
     """B7: `before` is the start of the last calculation (D16), `after` an integer."""
     before, after = calc.starts[p], calc.after(p)
+    unit = calc.unit
+    games = tuple(
+        GameOutput(
+            round_number,
+            ids[opponent],
+            s2 // 2 if s2 % 2 == 0 else s2 / 2,  # 1, 0.5, 0
+            None if expected is None else expected / 100,
+            _units_json(change, unit),
+        )
+        for round_number, opponent, s2, expected, change in calc.games(p)
+    )
     return PlayerOutput(
-        id=player_id,
+        id=ids[p],
         before=_json_number(before),
         after=_json_number(after),
         change=_json_number(after - before),
@@ -576,19 +583,14 @@ def _player_output(
         provisional=False,
         anomalous=anomalous,
         history=None,
-        games=tuple(_game_output(calc, record, event) for record in calc.games(p)),
+        games=games,
     )
 
 
-def _game_output(calc: Calculation, record: GameRecord, event: EventInput) -> GameOutput:
-    round_number, opponent, s2, expected, _ = record
-    return GameOutput(
-        round=round_number,
-        opponent=event.players[opponent].id,
-        score=s2 // 2 if s2 % 2 == 0 else s2 / 2,  # 1, 0.5, 0
-        expected=None if expected is None else expected / 100,
-        change=_json_number(calc.change(record)),
-    )
+def _units_json(units: int, unit: int) -> float:
+    """`_json_number(Fraction(units, unit))` without the Fraction: the quotient of two
+    ints is correctly rounded, reduced or not."""
+    return units // unit if units % unit == 0 else units / unit
 
 
 SYSTEM_CODE = "ufgo"
