@@ -190,9 +190,23 @@ class Calculation:
     def anomaly_limit(self, p: int) -> Fraction:
         """Formula (2) ``RA = 0.45·ΣK2 + K3``, divided by the board divisor except for
         Table 4's k3, which enters undivided (4.5, 4.8, D9, D10)."""
+        return Fraction(*self.anomaly_limit_ratio(p))
+
+    def anomaly_limit_ratio(self, p: int) -> tuple[int, int]:
+        """`anomaly_limit` as (numerator, denominator > 0), on plain ints: it is needed
+        for every player who gained, and Fraction arithmetic is slow.
+
+        ``RA = (a·ΣK2 + K3f) / divisor + K3t`` with ``a = a_n/a_d``, ``K3f = f_n/f_d``,
+        ``divisor = v_n/v_d``, ``K3t = t_n/t_d``.
+        """
         state, rules = self.players[p], self.rules
-        from_formula = rules.anomaly_factor * state.k2_sum + state.k3_formula1
-        return from_formula / rules.divisor + state.k3_table4
+        a, divisor = rules.anomaly_factor, rules.divisor
+        k3f, k3t = state.k3_formula1, state.k3_table4
+        # (a·ΣK2 + K3f) / divisor = num / den
+        num = a.numerator * state.k2_sum * k3f.denominator + k3f.numerator * a.denominator
+        num *= divisor.denominator
+        den = a.denominator * k3f.denominator * divisor.numerator
+        return num * k3t.denominator + k3t.numerator * den, den * k3t.denominator
 
     def extra_points(self, p: int) -> Fraction:
         """Table 5 points received while below 100 (5.3, 5.4)."""
@@ -315,8 +329,9 @@ def find_anomalies(calc: Calculation) -> list[Anomaly]:
             continue
         if after_units <= start_units:
             continue  # RA is never negative: only a gain can exceed it
-        gain, limit = Fraction(after_units - start_units, unit), calc.anomaly_limit(p)
-        if gain > limit:
+        limit_num, limit_den = calc.anomaly_limit_ratio(p)
+        if (after_units - start_units) * limit_den > limit_num * unit:  # gain > RA
+            gain, limit = Fraction(after_units - start_units, unit), calc.anomaly_limit(p)
             reason = f"gain {_show(gain)} > RA {_show(limit)}"
             found.append(Anomaly(p, reason, calc.after(p)))
     return found
