@@ -234,12 +234,16 @@ class Calculation:
         return self.rating[p] if self.played[p] > 0 else self.start[p]
 
 
-def expectation_of_a(game: PlannedGame, start_a: float, start_b: float, r0_a: float) -> float:
-    """SE of player A: formulas (1), (2), (4) with the correction (7), or 0.5 beyond 9 grades."""
+def expectation_of_a(game: PlannedGame, scaled_a: float, scaled_b: float, r0_a: float) -> float:
+    """SE of player A: formulas (1), (2), (4) with the correction (7), or 0.5 beyond 9 grades.
+
+    `scaled_a`, `scaled_b`: the players' start ratings as formula (1) sees them
+    (`formula1_scale`, fixed for a whole calculation).
+    """
     if game.even_odds:
         return 0.5
-    x_a = formula1_scale(start_a) + game.correction
-    delta_r = formula1_scale(start_b) - x_a
+    x_a = scaled_a + game.correction
+    delta_r = scaled_b - x_a
     return sigma(delta_r / a_of(r0_a))
 
 
@@ -282,6 +286,7 @@ def calculate(
     )
     above, extra, played, games = calc.above, calc.extra, calc.played, calc.games
     kd = board_coefficient(board, params)
+    scaled = [formula1_scale(s) for s in start]
 
     for round_number, round_games in rounds:
         # Every change of the round is computed from the round-start ratings R0
@@ -296,11 +301,11 @@ def calculate(
             if r_w >= LOW_LIMIT or r_b >= LOW_LIMIT:
                 white_is_a = start[w] < start[b]  # a tie makes Black player A (D6)
                 if white_is_a:
-                    se_w = expectation_of_a(game, start[w], start[b], r_w)
+                    se_w = expectation_of_a(game, scaled[w], scaled[b], r_w)
                     se_b = 1 - se_w  # formula (3)
                     kf_w, kf_b = 1.0, game.kf_stronger
                 else:
-                    se_b = expectation_of_a(game, start[b], start[w], r_b)
+                    se_b = expectation_of_a(game, scaled[b], scaled[w], r_b)
                     se_w = 1 - se_b
                     kf_w, kf_b = game.kf_stronger, 1.0
             else:
@@ -317,7 +322,7 @@ def calculate(
             played[b] += 1
         for x_index, y_index, score, expected, delta, low in pending:
             old = rating[x_index]
-            new = move(old, delta, low)
+            new = move(old, delta, low) if low else old + delta  # `move`, its plain case
             if new >= LOW_LIMIT:
                 above[x_index] = True
             elif above[x_index]:
