@@ -8,23 +8,23 @@ player's change is the class-weighted sum of his games' changes, cut at
 from __future__ import annotations
 
 import math
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from operator import attrgetter
-from typing import Any
 
 from ratings.systems.grades import ALL_GRADES, Grade
-from ratings.systems.io import event_json, game_json, player_json
+from ratings.systems.io import event_json, games_json, player_json
 from ratings.systems.model import (
     JSON,
     BadInput,
     EventInput,
     EventOutput,
     Game,
-    GameOutput,
+    GameRecord,
     Player,
     PlayerOutput,
     RatingSystem,
+    game_outputs,
 )
 from ratings.systems.numeric import round_half_away
 
@@ -313,19 +313,14 @@ class _Entrant:
         self.a = a  # `a` when he is the weaker side of an even game (§2)
         self.total = 0.0  # the weighted change so far
         self.after = rating  # the final rating (§5), once every game is in
-        self.games: list[Any] = []  # each game as `record` wrote it (see `_play`)
+        self.games: list[GameRecord] = []  # his games, `GameOutput`'s fields as a plain tuple
 
 
-def _play(
-    entrants: Mapping[str, _Entrant],
-    games: Iterable[Game],
-    epsilon: float,
-    record: Callable[[int, str, float, float, float], object],
-) -> None:
+def _play(entrants: Mapping[str, _Entrant], games: Iterable[Game], epsilon: float) -> None:
     """Rate every game from the starting ratings (§2-§4), in the order given.
 
     Each side's change is added to his total, and the game is written to his
-    list as `record(round, opponent, score, expected, change)`.
+    list as a plain (round, opponent, score, expected, change) tuple.
     """
     half_epsilon = epsilon / 2
     exp, limit = math.exp, EXPONENT_LIMIT
@@ -349,13 +344,11 @@ def _play(
         change_black = black.weighted_con * (score_black - se_black)
         white.total += change_white
         black.total += change_black
-        white.games.append(record(round_number, black_id, score_white, se_white, change_white))
-        black.games.append(record(round_number, white_id, score_black, se_black, change_black))
+        white.games.append((round_number, black_id, score_white, se_white, change_white))
+        black.games.append((round_number, white_id, score_black, se_black, change_black))
 
 
-def _rate(
-    event: EventInput, record: Callable[[int, str, float, float, float], object]
-) -> tuple[list[_Entrant], list[str]]:
+def _rate(event: EventInput) -> tuple[list[_Entrant], list[str]]:
     """The players' final states, in input order, and the notes (egf.md §2-§7)."""
     settings = settings_from(event.params)
     weight = settings.class_weights[event.event.klass]
@@ -366,22 +359,24 @@ def _rate(
         entrants[player.id] = _Entrant(player.id, starting_rating(player), weight)
 
     # Round order makes every player's list (and so his sum) independent of the listing order.
-    _play(entrants, sorted(event.games, key=_BY_ROUND), settings.epsilon, record)
+    _play(entrants, sorted(event.games, key=_BY_ROUND), settings.epsilon)
 
     finished = [entrants[player.id] for player in event.players]
     notes: list[str] = []
+    max_drop, floor = settings.max_drop, settings.floor
     for entrant in finished:
         before, total = entrant.rating, entrant.total
-        entrant.after = final_rating(before, total, settings.max_drop, settings.floor)
-        notes.extend(limit_notes(entrant.id, before, total, settings))
+        entrant.after = final_rating(before, total, max_drop, floor)
+        if total < -max_drop or before + total < floor:  # a limit of §5 bit: say which
+            notes.extend(limit_notes(entrant.id, before, total, settings))
     return finished, notes
 
 
 def rate(event: EventInput) -> EventOutput:
     """Rate one tournament (egf.md §2-§7): all games from the pre-tournament ratings."""
-    entrants, notes = _rate(event, GameOutput)
+    entrants, notes = _rate(event)
     players = tuple(
-        PlayerOutput(e.id, e.rating, e.after, e.after - e.rating, games=tuple(e.games))
+        PlayerOutput(e.id, e.rating, e.after, e.after - e.rating, games=game_outputs(e.games))
         for e in entrants
     )
     return EventOutput(system="egf", event=event.event.id, players=players, notes=tuple(notes))
@@ -389,9 +384,10 @@ def rate(event: EventInput) -> EventOutput:
 
 def rate_json(event: EventInput) -> dict[str, JSON]:
     """`output_to_json(rate(event))`, written straight from the players' states."""
-    entrants, notes = _rate(event, game_json)
+    entrants, notes = _rate(event)
     players: list[JSON] = [
-        player_json(e.id, e.rating, e.after, e.after - e.rating, games=e.games) for e in entrants
+        player_json(e.id, e.rating, e.after, e.after - e.rating, games=games_json(e.games))
+        for e in entrants
     ]
     return event_json("egf", event.event.id, players, notes)
 

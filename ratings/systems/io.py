@@ -24,6 +24,7 @@ from ratings.systems.model import (
     EventInput,
     EventOutput,
     Game,
+    GameRecord,
     Player,
     PlayerOutput,
     RatingSystem,
@@ -453,17 +454,18 @@ def _canonical(value: JSON) -> JSON:
     return value
 
 
-def game_json(
-    round: int, opponent: str, score: float, expected: float | None, change: float
-) -> dict[str, JSON]:
-    """One game of a player's output (a `GameOutput`'s fields, in order)."""
-    return {
-        "round": round,
-        "opponent": opponent,
-        "score": score,
-        "expected": expected,
-        "change": change,
-    }
+def games_json(games: Iterable[GameRecord]) -> list[JSON]:
+    """A player's games as output objects (from `GameOutput`s or plain records)."""
+    return [
+        {
+            "round": round_,
+            "opponent": opponent,
+            "score": score,
+            "expected": expected,
+            "change": change,
+        }
+        for round_, opponent, score, expected, change in games
+    ]
 
 
 def player_json(
@@ -477,7 +479,7 @@ def player_json(
     history: JSON = None,
     games: list[JSON] | None = None,
 ) -> dict[str, JSON]:
-    """One player's output (a `PlayerOutput`'s fields; `games` already as `game_json`s)."""
+    """One player's output (a `PlayerOutput`'s fields; `games` already as `games_json`)."""
     return {
         "id": id,
         "before": before,
@@ -499,7 +501,6 @@ def event_json(
 
 
 def _player_json(player: PlayerOutput) -> dict[str, JSON]:
-    games: list[JSON] = [game_json(*game) for game in player.games]
     return player_json(
         player.id,
         player.before,
@@ -509,7 +510,7 @@ def _player_json(player: PlayerOutput) -> dict[str, JSON]:
         player.provisional,
         player.anomalous,
         player.history,
-        games,
+        games_json(player.games),
     )
 
 

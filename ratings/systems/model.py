@@ -1,7 +1,7 @@
 """The engine's data: what one event brings in and what comes out.
 
-These immutable records (frozen dataclasses; named tuples for the games, which
-come by the thousand) are the inside of the contract in
+These immutable records (frozen dataclasses; named tuples for what the systems
+build by the thousand: games, and each player's result) are the inside of the contract in
 `shared/spec/engine-contract.md`; `io.py` turns JSON into them and back.
 Every system module takes an `EventInput` and returns an `EventOutput`.
 """
@@ -9,8 +9,9 @@ Every system module takes an `EventInput` and returns an `EventOutput`.
 from __future__ import annotations
 
 import datetime as dt
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
+from itertools import repeat
 from typing import Literal, NamedTuple
 
 from ratings.systems.grades import Grade
@@ -89,8 +90,22 @@ class GameOutput(NamedTuple):
     change: float
 
 
-@dataclass(frozen=True, slots=True)
-class PlayerOutput:
+# A `GameOutput`'s fields as a plain tuple: what a rating loop writes per game (quickest
+# to build) before the boundary turns it into a `GameOutput` or a JSON object.
+GameRecord = tuple[int, str, float, float | None, float]
+
+
+def game_outputs(records: Iterable[GameRecord]) -> tuple[GameOutput, ...]:
+    """The records as `GameOutput`s: `GameOutput._make` for each, but without a
+    Python-level call per game (a named tuple is a tuple with field names)."""
+    return tuple(map(tuple.__new__, repeat(GameOutput), records))
+
+
+class PlayerOutput(NamedTuple):
+    """One player's result. A named tuple like `GameOutput`: every event builds one per
+    player, and a frozen dataclass costs several times more to build (each field is
+    set through `object.__setattr__`)."""
+
     id: str
     before: float | None
     after: float | None
