@@ -338,11 +338,13 @@ def _parse_games(items: list[object], player_ids: set[str], once_per_round: bool
         # Fast path for a well-formed game (there are tens of thousands in a season);
         # anything unusual goes through the field-by-field checks, which name the problem.
         game = None
-        if type(value) is dict and value.keys() <= GAME_FIELDS:
+        if type(value) is dict:
             round_number, white, black = value.get("round"), value.get("white"), value.get("black")
             result, handicap = value.get("result"), value.get("handicap", 0)
             if (
-                type(round_number) is int
+                # The four required fields are checked below: then no field is unknown.
+                len(value) == (5 if "handicap" in value else 4)
+                and type(round_number) is int
                 and 1 <= round_number <= MAX_ROUND
                 and type(white) is str
                 and type(black) is str

@@ -1,9 +1,13 @@
 """The engine's data: what one event brings in and what comes out.
 
-These immutable records (frozen dataclasses; named tuples for what the systems
-build by the thousand: games, and each player's result) are the inside of the contract in
+These immutable records are the inside of the contract in
 `shared/spec/engine-contract.md`; `io.py` turns JSON into them and back.
 Every system module takes an `EventInput` and returns an `EventOutput`.
+
+The records of one event are frozen dataclasses; those an event brings by the
+hundred or thousand (players, games, and their results) are named tuples,
+several times quicker to build than a frozen dataclass (which sets each field
+through `object.__setattr__`) and just as immutable.
 """
 
 from __future__ import annotations
@@ -39,8 +43,9 @@ class Event:
     participants: int | None = None
 
 
-@dataclass(frozen=True, slots=True)
-class Player:
+class Player(NamedTuple):
+    """One player of the input."""
+
     id: str
     rating: float | None
     grade: Grade | None = None
@@ -50,8 +55,7 @@ class Player:
 
 
 class Game(NamedTuple):
-    """One game of the input. Immutable like the dataclasses here, but a named tuple:
-    an event brings thousands, and a tuple is built several times faster."""
+    """One game of the input."""
 
     round: int
     white: str
@@ -80,8 +84,7 @@ class EventInput:
 
 
 class GameOutput(NamedTuple):
-    """One game as one player saw it; a named tuple for the same reason as `Game`
-    (two per game are built)."""
+    """One game as one player saw it."""
 
     round: int
     opponent: str
@@ -102,9 +105,7 @@ def game_outputs(records: Iterable[GameRecord]) -> tuple[GameOutput, ...]:
 
 
 class PlayerOutput(NamedTuple):
-    """One player's result. A named tuple like `GameOutput`: every event builds one per
-    player, and a frozen dataclass costs several times more to build (each field is
-    set through `object.__setattr__`)."""
+    """One player's result."""
 
     id: str
     before: float | None
