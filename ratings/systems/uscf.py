@@ -43,6 +43,7 @@ PARAM_RATING_LIMIT = 1_000_000  # `start` and `floor` are ratings: same bound as
 # Lower bound of each category and its K; categories are half-open (U3).
 CATEGORY_BOUNDS = (2100, 2400)
 K_BY_CATEGORY = (32, 24, 16)
+_CATEGORY_1_FROM, _CATEGORY_2_FROM = CATEGORY_BOUNDS
 
 # Crossing adjustments (Part B step 5, U5): (from, to) -> (pivot, factor), exact decimals.
 CROSSING = {
@@ -79,10 +80,9 @@ class _Params:
 
 def category(rating: float | Fraction) -> int:
     """Category 0, 1 or 2 of a rating: < 2100, 2100-2399, >= 2400 (Part B, U3)."""
-    low, high = CATEGORY_BOUNDS
-    if rating < low:
+    if rating < _CATEGORY_1_FROM:
         return 0
-    return 1 if rating < high else 2
+    return 1 if rating < _CATEGORY_2_FROM else 2
 
 
 def k_factor(rating: float | Fraction) -> int:
@@ -114,7 +114,10 @@ def points(k: int, score: Decimal, we: Decimal, min_change: int) -> int:
 
 def crossing_adjustment(old: Rating, new: Rating) -> Rating:
     """Ra for a game that moves a player into another category, else Rn (step 5, U5)."""
-    row = CROSSING.get((category(old), category(new)))
+    before, after = category(old), category(new)
+    if before == after:  # the usual case: no crossing
+        return new
+    row = CROSSING.get((before, after))
     if row is None:
         return new
     pivot, factor = row
