@@ -1,8 +1,8 @@
 """A system's own JSON path (`RatingSystem.rate_json`) writes, byte for byte, what the
 general one writes: `output_to_json(rate(event))`, then `dumps`.
 
-The fast path skips the output dataclasses; it must not change a single character of
-the output, nor what is bad input.
+The fast path skips the output records (`PlayerOutput`, `GameOutput`); it must not change
+a single character of the output, nor what is bad input.
 """
 
 from __future__ import annotations
