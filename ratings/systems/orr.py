@@ -222,7 +222,7 @@ class Correction:
 
 
 def _games_by_player(event: EventInput) -> dict[str, list[PlayedGame]]:
-    """Each player's games ordered by round, then input position (B0, D23)."""
+    """Each player's games ordered by round, then input position (B.0, D23)."""
     by_player: dict[str, list[PlayedGame]] = {player.id: [] for player in event.players}
     games = event.games
     for index in sorted(range(len(games)), key=lambda index: games[index].round):  # stable
