@@ -43,6 +43,9 @@ EVENT_FIELDS = frozenset({"id", "date", "class", "board", "official", "participa
 PLAYER_FIELDS = frozenset({"id", "rating", "grade", "best_grade", "birth_date", "history"})
 GAME_FIELDS = frozenset({"round", "white", "black", "result", "handicap"})
 
+# `Game(...)` without its Python-level `__new__` (a named tuple is a tuple with field
+# names): the fields are checked just before.
+_new_game = tuple.__new__
 _ISO_DATE = re.compile(r"^\d{4}-\d{2}-\d{2}$")
 _MISSING = object()
 T = TypeVar("T")
@@ -356,7 +359,7 @@ def _parse_games(items: list[object], player_ids: set[str], once_per_round: bool
                 and type(handicap) is int
                 and 0 <= handicap <= MAX_HANDICAP
             ):
-                game = Game(round_number, white, black, result, handicap)
+                game = _new_game(Game, (round_number, white, black, result, handicap))
         if game is None:
             game = _parse_game_checked(value, index, player_ids)
         if once_per_round:
