@@ -15,7 +15,8 @@ __all__ = ["BadInput", "rate_json"]
 
 def rate_json(event: Mapping[str, object] | object) -> dict[str, JSON]:
     """Rate one event: contract input dict in, contract output dict out."""
-    from ratings.systems.io import output_to_json, parse_event
+    from ratings.systems.io import parse_event
+    from ratings.systems.output import output_to_json
     from ratings.systems.registry import SYSTEMS
 
     try:

@@ -13,7 +13,6 @@ from dataclasses import dataclass
 from operator import attrgetter
 
 from ratings.systems.grades import ALL_GRADES, Grade
-from ratings.systems.io import event_json, games_json, player_json
 from ratings.systems.model import (
     JSON,
     BadInput,
@@ -27,6 +26,7 @@ from ratings.systems.model import (
     game_outputs,
 )
 from ratings.systems.numeric import round_half_away
+from ratings.systems.output import event_json, games_json, player_json
 
 # --- Published constants (egf.md §1-§5) -------------------------------------------------
 

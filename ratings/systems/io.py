@@ -2,8 +2,8 @@
 
 `parse_event` turns a decoded JSON object into an `EventInput`, checking
 everything the contract calls bad input; every problem raises `BadInput`
-naming the field (``games[3].white``) and what is wrong. `output_to_json`
-turns an `EventOutput` back into a dict with the contract's key order.
+naming the field (``games[3].white``) and what is wrong. The way back out
+(an `EventOutput` as the contract's output object) is in `output.py`.
 """
 
 from __future__ import annotations
@@ -13,7 +13,7 @@ import functools
 import json
 import math
 import re
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, Mapping
 from typing import Any, Literal, TypeVar, cast
 
 from ratings.systems.grades import Grade
@@ -22,11 +22,8 @@ from ratings.systems.model import (
     BadInput,
     Event,
     EventInput,
-    EventOutput,
     Game,
-    GameRecord,
     Player,
-    PlayerOutput,
     RatingSystem,
     Result,
 )
@@ -445,81 +442,3 @@ def parse_event(
     return system, EventInput(
         system=code, params=params, event=event, players=tuple(players), games=tuple(games)
     )
-
-
-# --- Output --------------------------------------------------------------------------------
-
-
-def _canonical(value: JSON) -> JSON:
-    """`history` with object keys sorted, so the output never depends on dict order."""
-    if isinstance(value, dict):
-        return {key: _canonical(value[key]) for key in sorted(value)}
-    if isinstance(value, list):
-        return [_canonical(item) for item in value]
-    return value
-
-
-def games_json(games: Iterable[GameRecord]) -> list[JSON]:
-    """A player's games as output objects (from `GameOutput`s or plain records)."""
-    return [
-        {
-            "round": round_,
-            "opponent": opponent,
-            "score": score,
-            "expected": expected,
-            "change": change,
-        }
-        for round_, opponent, score, expected, change in games
-    ]
-
-
-def player_json(
-    id: str,
-    before: float | None,
-    after: float | None,
-    change: float | None,
-    rated: bool = True,
-    provisional: bool = False,
-    anomalous: bool = False,
-    history: JSON = None,
-    games: list[JSON] | None = None,
-) -> dict[str, JSON]:
-    """One player's output (a `PlayerOutput`'s fields; `games` already as `games_json`)."""
-    return {
-        "id": id,
-        "before": before,
-        "after": after,
-        "change": change,
-        "rated": rated,
-        "provisional": provisional,
-        "anomalous": anomalous,
-        "history": _canonical(history),
-        "games": [] if games is None else games,
-    }
-
-
-def event_json(
-    system: str, event: str, players: list[JSON], notes: Iterable[str]
-) -> dict[str, JSON]:
-    """The contract's output object, keys in the contract's order."""
-    return {"system": system, "event": event, "players": players, "notes": list(notes)}
-
-
-def _player_json(player: PlayerOutput) -> dict[str, JSON]:
-    return player_json(
-        player.id,
-        player.before,
-        player.after,
-        player.change,
-        player.rated,
-        player.provisional,
-        player.anomalous,
-        player.history,
-        games_json(player.games),
-    )
-
-
-def output_to_json(output: EventOutput) -> dict[str, JSON]:
-    """The contract's output object, keys in the contract's order."""
-    players: list[JSON] = [_player_json(player) for player in output.players]
-    return event_json(output.system, output.event, players, output.notes)

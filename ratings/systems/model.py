@@ -138,7 +138,7 @@ class RatingSystem:
     player has more than one game in a round (a batch of games); otherwise
     the core rejects it as bad input.
     `rate_json` (optional): `rate` written straight as the contract's output
-    object, the same as `io.output_to_json(rate(event))` without building the
+    object, the same as `output.output_to_json(rate(event))` without building the
     output records in between (the JSON boundary's fast path).
     """
 

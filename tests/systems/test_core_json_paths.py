@@ -15,7 +15,8 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 
 from ratings.systems import BadInput, rate_json
-from ratings.systems.io import dumps, output_to_json, parse_event
+from ratings.systems.io import dumps, parse_event
+from ratings.systems.output import output_to_json
 from ratings.systems.registry import SYSTEMS
 
 from .examples import load_examples
