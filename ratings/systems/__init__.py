@@ -15,11 +15,14 @@ __all__ = ["BadInput", "rate_json"]
 
 def rate_json(event: Mapping[str, object] | object) -> dict[str, JSON]:
     """Rate one event: contract input dict in, contract output dict out."""
-    from ratings.systems.io import output_to_json, parse_event
+    from ratings.systems.io import parse_event
+    from ratings.systems.output import output_to_json
     from ratings.systems.registry import SYSTEMS
 
     try:
         system, event_input = parse_event(event, SYSTEMS)
+        if system.rate_json is not None:
+            return system.rate_json(event_input)
         return output_to_json(system.rate(event_input))
     except BadInput:
         raise

@@ -1,7 +1,8 @@
 """Throughput benchmark: rate a synthetic EGD-sized year in memory, in two shapes.
 
-    python -m ratings.systems bench [--system egf] [--games 60000] [--players 10000]
-                                    [--tournaments 1000] [--seed 1] [--repeat 3]
+    python -m ratings.systems bench [--system egf] [--shape realistic] [--games 60000]
+                                    [--players 10000] [--tournaments 1000] [--seed 1]
+                                    [--repeat 3] [--baseline PACKAGE]
 
 For each system, a year of tournaments is generated (valid for that system:
 grades for the Go systems, birth dates for everyone) in two shapes:
@@ -25,6 +26,17 @@ machine disturbs the figures less than wall-clock time would):
 
 Each figure is the median of the runs; the last column gives their spreads
 ((max - min) / median).
+
+`--baseline PACKAGE` times another copy of the engine on the same documents in
+the same runs (alternated with this one, so machine noise hits both alike) and
+prints its figures and the ratio new/old under each system. The copy must have
+this one's outer face (`rate_json`, `io.parse_event`, `registry.SYSTEMS`); an
+older commit's engine, for example, exported and renamed:
+
+    git archive COMMIT ratings/systems | tar -x -C /tmp/old
+    mv /tmp/old/ratings /tmp/old/oldratings && touch /tmp/old/oldratings/__init__.py
+    sed -i 's/ratings[.]systems/oldratings.systems/g' /tmp/old/oldratings/systems/*.py
+    PYTHONPATH=/tmp/old python -m ratings.systems bench --baseline oldratings.systems
 """
 
 from __future__ import annotations
@@ -32,17 +44,19 @@ from __future__ import annotations
 import argparse
 import datetime as dt
 import gc
+import importlib
 import math
 import random
 import statistics
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
+from typing import Any
 
 from ratings.systems import rate_json
 from ratings.systems.egf import rating_to_grade
 from ratings.systems.io import parse_event
-from ratings.systems.model import JSON, BadInput, EventInput, RatingSystem, Result
+from ratings.systems.model import JSON, BadInput, RatingSystem, Result
 from ratings.systems.registry import SYSTEMS
 
 YEAR_START = dt.date(2017, 1, 1)
@@ -252,6 +266,26 @@ def _cpu_seconds(work: Callable[[], object]) -> float:
     return time.process_time() - started
 
 
+@dataclass(frozen=True)
+class Engine:
+    """A copy of the engine's outer face, to time: this one, or a `--baseline` package."""
+
+    rate_json: Callable[[dict[str, JSON]], object]
+    parse_event: Callable[[object, Any], tuple[Any, Any]]
+    systems: Mapping[str, Any]
+
+    @classmethod
+    def load(cls, package: str) -> Engine:
+        return cls(
+            importlib.import_module(package).rate_json,
+            importlib.import_module(f"{package}.io").parse_event,
+            importlib.import_module(f"{package}.registry").SYSTEMS,
+        )
+
+
+THIS_ENGINE = Engine(rate_json, parse_event, SYSTEMS)
+
+
 def bench_system(
     system: RatingSystem,
     shape: str,
@@ -260,7 +294,9 @@ def bench_system(
     players: int,
     seed: int,
     repeat: int = 3,
-) -> Figures:
+    baseline: Engine | None = None,
+) -> list[Figures]:
+    """Figures of this engine, then of `baseline` if given, timed in the same runs."""
     rng = random.Random(seed)
     state = _players(players, rng)
     if shape == "random":
@@ -268,31 +304,51 @@ def bench_system(
     else:
         year = realistic_year(games, state, rng)
     documents = _chain(system, year, state)
-    inputs: list[EventInput] = [parse_event(document, SYSTEMS)[1] for document in documents]
-    count = sum(len(event.games) for event in inputs)
-
-    def rate_all() -> None:
-        for event in inputs:
-            system.rate(event)
-
-    def rate_json_all() -> None:
-        for document in documents:
-            rate_json(document)
+    count = sum(len(pairs) for rounds in year for pairs in rounds)
+    engines = [THIS_ENGINE] if baseline is None else [THIS_ENGINE, baseline]
+    work: list[tuple[Callable[[], None], Callable[[], None]]] = [
+        _timed_work(engine, system.code, documents) for engine in engines
+    ]
 
     gc.collect()
     gc.freeze()  # the year's inputs stay alive: keep the collector from rescanning them
-    rate_seconds, json_seconds = [], []
-    for _ in range(repeat):  # alternated, so that a noisy moment hits both alike
-        rate_seconds.append(_cpu_seconds(rate_all))
-        json_seconds.append(_cpu_seconds(rate_json_all))
+    seconds: list[tuple[list[float], list[float]]] = [([], []) for _ in engines]
+    for _ in range(repeat):  # alternated, so that a noisy moment hits all alike
+        for (rate_all, rate_json_all), (rate_seconds, json_seconds) in zip(
+            work, seconds, strict=True
+        ):
+            rate_seconds.append(_cpu_seconds(rate_all))
+            json_seconds.append(_cpu_seconds(rate_json_all))
     gc.unfreeze()
-    return Figures(
-        system.code,
-        shape,
-        count,
-        Throughput.of(count, rate_seconds),
-        Throughput.of(count, json_seconds),
-    )
+    return [
+        Figures(
+            system.code,
+            shape,
+            count,
+            Throughput.of(count, rate_seconds),
+            Throughput.of(count, json_seconds),
+        )
+        for rate_seconds, json_seconds in seconds
+    ]
+
+
+def _timed_work(
+    engine: Engine, code: str, documents: list[dict[str, JSON]]
+) -> tuple[Callable[[], None], Callable[[], None]]:
+    """(rate() on the engine's own prebuilt inputs, rate_json on the documents)."""
+    rate = engine.systems[code].rate
+    inputs = [engine.parse_event(document, engine.systems)[1] for document in documents]
+    rate_json_ = engine.rate_json
+
+    def rate_all() -> None:
+        for event in inputs:
+            rate(event)
+
+    def rate_json_all() -> None:
+        for document in documents:
+            rate_json_(document)
+
+    return rate_all, rate_json_all
 
 
 SHAPES = ("random", "realistic")
@@ -301,18 +357,25 @@ SHAPES = ("random", "realistic")
 def main(argv: Sequence[str]) -> int:
     parser = argparse.ArgumentParser(prog="python -m ratings.systems bench")
     parser.add_argument("--system", action="append", choices=sorted(SYSTEMS))
+    parser.add_argument("--shape", action="append", choices=SHAPES, help="default: both")
     parser.add_argument("--tournaments", type=int, default=1000, help="events of the random shape")
     parser.add_argument("--games", type=int, default=60000, help="games per shape (at least)")
     parser.add_argument("--players", type=int, default=10000)
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--repeat", type=int, default=3, help="timed runs (median, spread)")
+    parser.add_argument("--baseline", metavar="PACKAGE", help="another engine copy to compare")
     args = parser.parse_args(list(argv))
     if args.tournaments < 1 or args.games < args.tournaments or args.players < 4:
         parser.error("need at least 1 tournament, 1 game per tournament and 4 players")
     if args.repeat < 1:
         parser.error("--repeat must be at least 1")
+    try:
+        baseline = None if args.baseline is None else Engine.load(args.baseline)
+    except (ImportError, AttributeError) as error:
+        parser.error(f"--baseline {args.baseline}: {error}")
 
     codes = args.system or list(SYSTEMS)
+    shapes = [shape for shape in SHAPES if shape in (args.shape or SHAPES)]
     print(
         f"synthetic year (seed {args.seed}, {args.players} players), games per CPU-second "
         f"on one core, median of {args.repeat} runs; random: {args.tournaments} "
@@ -325,8 +388,8 @@ def main(argv: Sequence[str]) -> int:
     status = 0
     for code in codes:
         try:
-            random_shape, realistic = (
-                bench_system(
+            by_shape = {
+                shape: bench_system(
                     SYSTEMS[code],
                     shape,
                     args.tournaments,
@@ -334,17 +397,43 @@ def main(argv: Sequence[str]) -> int:
                     args.players,
                     args.seed,
                     args.repeat,
+                    baseline,
                 )
-                for shape in SHAPES
-            )
+                for shape in shapes
+            }
         except BadInput as error:
             print(f"{code:8} failed on synthetic input: {error}")
             status = 1
             continue
-        figures = (random_shape.rate, random_shape.rate_json, realistic.rate, realistic.rate_json)
-        print(
-            f"{code:8} {random_shape.games:>8} {figures[0].median:>10,.0f} "
-            f"{figures[1].median:>10,.0f}   {realistic.games:>9} {figures[2].median:>10,.0f} "
-            f"{figures[3].median:>10,.0f}   " + " ".join(f"±{f.spread:.0%}" for f in figures)
-        )
+        print(_row(code, [by_shape.get(shape, [None])[0] for shape in SHAPES]))
+        if baseline is not None:
+            print(_row("  old", [by_shape.get(shape, [None, None])[1] for shape in SHAPES]))
+            print(_ratio_row("  ratio", [by_shape.get(shape) for shape in SHAPES]))
     return status
+
+
+def _row(label: str, figures: list[Figures | None]) -> str:
+    cells, spreads = [], []
+    for shape_figures, width in zip(figures, (8, 9), strict=True):
+        if shape_figures is None:
+            cells.append(f"{'-':>{width}} {'-':>10} {'-':>10}")
+            continue
+        rate, rate_json_ = shape_figures.rate, shape_figures.rate_json
+        cells.append(
+            f"{shape_figures.games:>{width}} {rate.median:>10,.0f} {rate_json_.median:>10,.0f}"
+        )
+        spreads += [f"±{rate.spread:.0%}", f"±{rate_json_.spread:.0%}"]
+    return f"{label:8} " + "   ".join(cells) + "   " + " ".join(spreads)
+
+
+def _ratio_row(label: str, figures: list[list[Figures] | None]) -> str:
+    cells = []
+    for pair, width in zip(figures, (8, 9), strict=True):
+        if pair is None:
+            cells.append(f"{'-':>{width}} {'-':>10} {'-':>10}")
+            continue
+        new, old = pair
+        rate = new.rate.median / old.rate.median
+        rate_json_ = new.rate_json.median / old.rate_json.median
+        cells.append(f"{'':>{width}} {rate:>9.2f}x {rate_json_:>9.2f}x")
+    return f"{label:8} " + "   ".join(cells)

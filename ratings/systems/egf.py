@@ -8,7 +8,7 @@ player's change is the class-weighted sum of his games' changes, cut at
 from __future__ import annotations
 
 import math
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from operator import attrgetter
 
@@ -18,12 +18,15 @@ from ratings.systems.model import (
     BadInput,
     EventInput,
     EventOutput,
-    GameOutput,
+    Game,
+    GameRecord,
     Player,
     PlayerOutput,
     RatingSystem,
+    game_outputs,
 )
 from ratings.systems.numeric import round_half_away
+from ratings.systems.output import event_json, games_json, player_json
 
 # --- Published constants (egf.md §1-§5) -------------------------------------------------
 
@@ -124,6 +127,18 @@ def _table_value(
         return table[-1][1]
     x0, y0, dy, dx = segments[int((x - _TABLE_LOW) // _TABLE_STEP)]
     return y0 + dy * (x - x0) / dx
+
+
+def _con_and_a(rating: float) -> tuple[float, float]:
+    """(`con(rating)`, `a_parameter(rating)`) at once: the two tables share their knots."""
+    if rating <= _TABLE_LOW:
+        return CON_TABLE[0][1], A_TABLE[0][1]
+    if rating >= _TABLE_HIGH:
+        return CON_TABLE[-1][1], A_TABLE[-1][1]
+    segment = int((rating - _TABLE_LOW) // _TABLE_STEP)
+    x0, con0, con_rise, dx = _CON_SEGMENTS[segment]
+    _, a0, a_rise, _ = _A_SEGMENTS[segment]
+    return con0 + con_rise * (rating - x0) / dx, a0 + a_rise * (rating - x0) / dx
 
 
 def con(rating: float) -> float:
@@ -288,33 +303,28 @@ _BY_ROUND = attrgetter("round")
 class _Entrant:
     """One player's running state while his tournament is rated (§2-§5)."""
 
-    __slots__ = ("rating", "weighted_con", "a", "total", "games")
+    __slots__ = ("id", "rating", "weighted_con", "a", "total", "after", "games")
 
-    def __init__(self, rating: float, weight: float) -> None:
+    def __init__(self, player_id: str, rating: float, weight: float) -> None:
+        con_, a = _con_and_a(rating)
+        self.id = player_id
         self.rating = rating  # the starting rating of §6; every game uses it
-        self.weighted_con = weight * con(rating)  # class weight x con (§3, §5.1)
-        self.a = a_parameter(rating)  # `a` when he is the weaker side of an even game (§2)
+        self.weighted_con = weight * con_  # class weight x con (§3, §5.1)
+        self.a = a  # `a` when he is the weaker side of an even game (§2)
         self.total = 0.0  # the weighted change so far
-        self.games: list[GameOutput] = []
+        self.after = rating  # the final rating (§5), once every game is in
+        self.games: list[GameRecord] = []  # his games, `GameOutput`'s fields as a plain tuple
 
 
-def rate(event: EventInput) -> EventOutput:
-    """Rate one tournament (egf.md §2-§7): all games from the pre-tournament ratings."""
-    settings = settings_from(event.params)
-    weight = settings.class_weights[event.event.klass]
-    epsilon = settings.epsilon
+def _play(entrants: Mapping[str, _Entrant], games: Iterable[Game], epsilon: float) -> None:
+    """Rate every game from the starting ratings (§2-§4), in the order given.
+
+    Each side's change is added to his total, and the game is written to his
+    list as a plain (round, opponent, score, expected, change) tuple.
+    """
     half_epsilon = epsilon / 2
-
-    entrants: dict[str, _Entrant] = {}
-    for index, player in enumerate(event.players):
-        if player.rating is None and player.grade is None:
-            raise BadInput(f"players[{index}].grade", "a new player needs a grade")
-        entrants[player.id] = _Entrant(starting_rating(player), weight)
-
     exp, limit = math.exp, EXPONENT_LIMIT
-    # Round order makes every player's list (and so his sum) independent of the listing order.
-    for game in sorted(event.games, key=_BY_ROUND):
-        round_number, white_id, black_id, result, handicap = game
+    for round_number, white_id, black_id, result, handicap in games:
         white, black = entrants[white_id], entrants[black_id]
         r_white, r_black = white.rating, black.rating
         # `expectations` inlined (it runs once per game); the two must give identical floats.
@@ -334,22 +344,52 @@ def rate(event: EventInput) -> EventOutput:
         change_black = black.weighted_con * (score_black - se_black)
         white.total += change_white
         black.total += change_black
-        white.games.append(GameOutput(round_number, black_id, score_white, se_white, change_white))
-        black.games.append(GameOutput(round_number, white_id, score_black, se_black, change_black))
+        white.games.append((round_number, black_id, score_white, se_white, change_white))
+        black.games.append((round_number, white_id, score_black, se_black, change_black))
 
-    outputs = []
+
+def _rate(event: EventInput) -> tuple[list[_Entrant], list[str]]:
+    """The players' final states, in input order, and the notes (egf.md §2-§7)."""
+    settings = settings_from(event.params)
+    weight = settings.class_weights[event.event.klass]
+    entrants: dict[str, _Entrant] = {}
+    for index, player in enumerate(event.players):
+        if player.rating is None and player.grade is None:
+            raise BadInput(f"players[{index}].grade", "a new player needs a grade")
+        entrants[player.id] = _Entrant(player.id, starting_rating(player), weight)
+
+    # Round order makes every player's list (and so his sum) independent of the listing order.
+    _play(entrants, sorted(event.games, key=_BY_ROUND), settings.epsilon)
+
+    finished = [entrants[player.id] for player in event.players]
     notes: list[str] = []
-    for player in event.players:
-        entrant = entrants[player.id]
+    max_drop, floor = settings.max_drop, settings.floor
+    for entrant in finished:
         before, total = entrant.rating, entrant.total
-        after = final_rating(before, total, settings.max_drop, settings.floor)
-        outputs.append(
-            PlayerOutput(player.id, before, after, after - before, games=tuple(entrant.games))
-        )
-        notes.extend(limit_notes(player.id, before, total, settings))
-    return EventOutput(
-        system="egf", event=event.event.id, players=tuple(outputs), notes=tuple(notes)
+        entrant.after = final_rating(before, total, max_drop, floor)
+        if total < -max_drop or before + total < floor:  # a limit of §5 bit: say which
+            notes.extend(limit_notes(entrant.id, before, total, settings))
+    return finished, notes
+
+
+def rate(event: EventInput) -> EventOutput:
+    """Rate one tournament (egf.md §2-§7): all games from the pre-tournament ratings."""
+    entrants, notes = _rate(event)
+    players = tuple(
+        PlayerOutput(e.id, e.rating, e.after, e.after - e.rating, games=game_outputs(e.games))
+        for e in entrants
     )
+    return EventOutput(system="egf", event=event.event.id, players=players, notes=tuple(notes))
+
+
+def rate_json(event: EventInput) -> dict[str, JSON]:
+    """`output_to_json(rate(event))`, written straight from the players' states."""
+    entrants, notes = _rate(event)
+    players: list[JSON] = [
+        player_json(e.id, e.rating, e.after, e.after - e.rating, games=games_json(e.games))
+        for e in entrants
+    ]
+    return event_json("egf", event.event.id, players, notes)
 
 
 SYSTEM = RatingSystem(
@@ -357,5 +397,6 @@ SYSTEM = RatingSystem(
     title="European Go Federation GoR (epsilon = 0.016, EGD 1998-2021)",
     params=DEFAULT_PARAMS,
     rate=rate,
+    rate_json=rate_json,
     needs_grade=True,
 )

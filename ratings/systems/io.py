@@ -2,8 +2,8 @@
 
 `parse_event` turns a decoded JSON object into an `EventInput`, checking
 everything the contract calls bad input; every problem raises `BadInput`
-naming the field (``games[3].white``) and what is wrong. `output_to_json`
-turns an `EventOutput` back into a dict with the contract's key order.
+naming the field (``games[3].white``) and what is wrong. The way back out
+(an `EventOutput` as the contract's output object) is in `output.py`.
 """
 
 from __future__ import annotations
@@ -22,10 +22,8 @@ from ratings.systems.model import (
     BadInput,
     Event,
     EventInput,
-    EventOutput,
     Game,
     Player,
-    PlayerOutput,
     RatingSystem,
     Result,
 )
@@ -42,6 +40,9 @@ EVENT_FIELDS = frozenset({"id", "date", "class", "board", "official", "participa
 PLAYER_FIELDS = frozenset({"id", "rating", "grade", "best_grade", "birth_date", "history"})
 GAME_FIELDS = frozenset({"round", "white", "black", "result", "handicap"})
 
+# `Game(...)` without its Python-level `__new__` (a named tuple is a tuple with field
+# names): the fields are checked just before.
+_new_game = tuple.__new__
 _ISO_DATE = re.compile(r"^\d{4}-\d{2}-\d{2}$")
 _MISSING = object()
 T = TypeVar("T")
@@ -261,6 +262,44 @@ def _participants(value: object, field: str) -> int | None:
 
 
 def _parse_player(value: object, index: int, needs_grade: bool) -> Player:
+    # Fast path for a well-formed player (an event brings hundreds); anything unusual
+    # goes through the field-by-field checks, which name the problem.
+    if type(value) is dict and value.keys() <= PLAYER_FIELDS:
+        player_id, rating, grade = (
+            value.get("id"),
+            value.get("rating", _MISSING),
+            value.get("grade"),
+        )
+        best_grade, birth_date, history = (
+            value.get("best_grade"),
+            value.get("birth_date"),
+            value.get("history"),
+        )
+        if (
+            type(player_id) is str
+            and player_id
+            and not player_id.isspace()  # `_string`: not blank
+            and (
+                rating is None
+                or (type(rating) is float or type(rating) is int)
+                and -RATING_LIMIT <= rating <= RATING_LIMIT  # NaN and infinities fail this
+            )
+            and (grade is None or type(grade) is str)
+            and (best_grade is None or type(best_grade) is str)
+            and (birth_date is None or type(birth_date) is str and _ISO_DATE.match(birth_date))
+            and history is None
+            and not (needs_grade and rating is None and grade is None)
+        ):
+            try:
+                return Player(
+                    player_id,
+                    rating,  # a number checked above, or None
+                    None if grade is None else _parse_grade(grade),
+                    None if best_grade is None else _parse_grade(best_grade),
+                    None if birth_date is None else dt.date.fromisoformat(birth_date),
+                )
+            except ValueError:
+                pass  # a misspelt grade or no such date: the checks below say which
     if type(value) is not dict or not value.keys() <= PLAYER_FIELDS:
         _object(value, f"players[{index}]", PLAYER_FIELDS)  # names what is wrong
     try:
@@ -290,27 +329,51 @@ def _optional_date(value: object, field: str) -> dt.date | None:
     return None if value is None else _date(value, field)
 
 
-def _parse_game(value: object, index: int, player_ids: set[str]) -> Game:
-    # Fast path for a well-formed game (there are tens of thousands in a season);
-    # anything unusual goes through the field-by-field checks, which name the problem.
-    if type(value) is dict and value.keys() <= GAME_FIELDS:
-        round_number, white, black = value.get("round"), value.get("white"), value.get("black")
-        result, handicap = value.get("result"), value.get("handicap", 0)
-        if (
-            type(round_number) is int
-            and 1 <= round_number <= MAX_ROUND
-            and type(white) is str
-            and type(black) is str
-            and white != black
-            and white in player_ids
-            and black in player_ids
-            and type(result) is str
-            and result in RESULTS
-            and type(handicap) is int
-            and 0 <= handicap <= MAX_HANDICAP
-        ):
-            return Game(round_number, white, black, result, handicap)
-    return _parse_game_checked(value, index, player_ids)
+def _parse_games(items: list[object], player_ids: set[str], once_per_round: bool) -> list[Game]:
+    """The games, checked in one pass: each game's fields, and (unless the system allows
+    a batch) that nobody plays twice in one round."""
+    games: list[Game] = []
+    playing: dict[int, set[str]] = {}  # round -> the ids already playing in it
+    for index, value in enumerate(items):
+        # Fast path for a well-formed game (there are tens of thousands in a season);
+        # anything unusual goes through the field-by-field checks, which name the problem.
+        game = None
+        if type(value) is dict:
+            round_number, white, black = value.get("round"), value.get("white"), value.get("black")
+            result, handicap = value.get("result"), value.get("handicap", 0)
+            if (
+                # The four required fields are checked below: then no field is unknown.
+                len(value) == (5 if "handicap" in value else 4)
+                and type(round_number) is int
+                and 1 <= round_number <= MAX_ROUND
+                and type(white) is str
+                and type(black) is str
+                and white != black
+                and white in player_ids
+                and black in player_ids
+                and type(result) is str
+                and result in RESULTS
+                and type(handicap) is int
+                and 0 <= handicap <= MAX_HANDICAP
+            ):
+                game = _new_game(Game, (round_number, white, black, result, handicap))
+        if game is None:
+            game = _parse_game_checked(value, index, player_ids)
+        if once_per_round:
+            round_number, white, black, _, _ = game
+            busy = playing.get(round_number)
+            if busy is None:
+                busy = playing[round_number] = set()
+            if white in busy or black in busy:
+                side, player_id = ("white", white) if white in busy else ("black", black)
+                raise BadInput(
+                    f"games[{index}].{side}",
+                    f"player {player_id!r} already plays in round {round_number}",
+                )
+            busy.add(white)
+            busy.add(black)
+        games.append(game)
+    return games
 
 
 def _parse_game_checked(value: object, index: int, player_ids: set[str]) -> Game:
@@ -373,70 +436,9 @@ def parse_event(
         seen.add(player.id)
         players.append(player)
 
-    games: list[Game] = []
-    playing: set[tuple[int, str]] = set()
-    once_per_round = not system.several_games_per_round
-    for index, item in enumerate(_list(_required(data, "games", ""), "games")):
-        game = _parse_game(item, index, seen)
-        if once_per_round:
-            white, black = (game.round, game.white), (game.round, game.black)
-            if white in playing or black in playing:
-                side, player_id = (
-                    ("white", game.white) if white in playing else ("black", game.black)
-                )
-                raise BadInput(
-                    f"games[{index}].{side}",
-                    f"player {player_id!r} already plays in round {game.round}",
-                )
-            playing.add(white)
-            playing.add(black)
-        games.append(game)
+    items = _list(_required(data, "games", ""), "games")
+    games = _parse_games(items, seen, once_per_round=not system.several_games_per_round)
 
     return system, EventInput(
         system=code, params=params, event=event, players=tuple(players), games=tuple(games)
     )
-
-
-# --- Output --------------------------------------------------------------------------------
-
-
-def _canonical(value: JSON) -> JSON:
-    """`history` with object keys sorted, so the output never depends on dict order."""
-    if isinstance(value, dict):
-        return {key: _canonical(value[key]) for key in sorted(value)}
-    if isinstance(value, list):
-        return [_canonical(item) for item in value]
-    return value
-
-
-def _player_json(player: PlayerOutput) -> dict[str, JSON]:
-    return {
-        "id": player.id,
-        "before": player.before,
-        "after": player.after,
-        "change": player.change,
-        "rated": player.rated,
-        "provisional": player.provisional,
-        "anomalous": player.anomalous,
-        "history": _canonical(player.history),
-        "games": [
-            {
-                "round": round_,
-                "opponent": opponent,
-                "score": score,
-                "expected": expected,
-                "change": change,
-            }
-            for round_, opponent, score, expected, change in player.games  # `GameOutput`s
-        ],
-    }
-
-
-def output_to_json(output: EventOutput) -> dict[str, JSON]:
-    """The contract's output object, keys in the contract's order."""
-    return {
-        "system": output.system,
-        "event": output.event,
-        "players": [_player_json(player) for player in output.players],
-        "notes": list(output.notes),
-    }

@@ -1,16 +1,21 @@
 """The engine's data: what one event brings in and what comes out.
 
-These immutable records (frozen dataclasses; named tuples for the games, which
-come by the thousand) are the inside of the contract in
+These immutable records are the inside of the contract in
 `shared/spec/engine-contract.md`; `io.py` turns JSON into them and back.
 Every system module takes an `EventInput` and returns an `EventOutput`.
+
+The records of one event are frozen dataclasses; those an event brings by the
+hundred or thousand (players, games, and their results) are named tuples,
+several times quicker to build than a frozen dataclass (which sets each field
+through `object.__setattr__`) and just as immutable.
 """
 
 from __future__ import annotations
 
 import datetime as dt
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
+from itertools import repeat
 from typing import Literal, NamedTuple
 
 from ratings.systems.grades import Grade
@@ -38,8 +43,9 @@ class Event:
     participants: int | None = None
 
 
-@dataclass(frozen=True, slots=True)
-class Player:
+class Player(NamedTuple):
+    """One player of the input."""
+
     id: str
     rating: float | None
     grade: Grade | None = None
@@ -49,8 +55,7 @@ class Player:
 
 
 class Game(NamedTuple):
-    """One game of the input. Immutable like the dataclasses here, but a named tuple:
-    an event brings thousands, and a tuple is built several times faster."""
+    """One game of the input."""
 
     round: int
     white: str
@@ -79,8 +84,7 @@ class EventInput:
 
 
 class GameOutput(NamedTuple):
-    """One game as one player saw it; a named tuple for the same reason as `Game`
-    (two per game are built)."""
+    """One game as one player saw it."""
 
     round: int
     opponent: str
@@ -89,8 +93,20 @@ class GameOutput(NamedTuple):
     change: float
 
 
-@dataclass(frozen=True, slots=True)
-class PlayerOutput:
+# A `GameOutput`'s fields as a plain tuple: what a rating loop writes per game (quickest
+# to build) before the boundary turns it into a `GameOutput` or a JSON object.
+GameRecord = tuple[int, str, float, float | None, float]
+
+
+def game_outputs(records: Iterable[GameRecord]) -> tuple[GameOutput, ...]:
+    """The records as `GameOutput`s: `GameOutput._make` for each, but without a
+    Python-level call per game (a named tuple is a tuple with field names)."""
+    return tuple(map(tuple.__new__, repeat(GameOutput), records))
+
+
+class PlayerOutput(NamedTuple):
+    """One player's result."""
+
     id: str
     before: float | None
     after: float | None
@@ -121,11 +137,15 @@ class RatingSystem:
     `several_games_per_round`: the system's spec defines what happens when a
     player has more than one game in a round (a batch of games); otherwise
     the core rejects it as bad input.
+    `rate_json` (optional): `rate` written straight as the contract's output
+    object, the same as `output.output_to_json(rate(event))` without building the
+    output records in between (the JSON boundary's fast path).
     """
 
     code: str
     title: str
     params: Mapping[str, JSON]
     rate: Callable[[EventInput], EventOutput]
+    rate_json: Callable[[EventInput], dict[str, JSON]] | None = None
     needs_grade: bool = False
     several_games_per_round: bool = False

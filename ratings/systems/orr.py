@@ -20,6 +20,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from decimal import ROUND_HALF_UP, Decimal
 from fractions import Fraction
+from typing import NamedTuple
 
 from ratings.systems.model import (
     JSON,
@@ -39,6 +40,7 @@ from ratings.systems.orr_input import (
     plain,
     read_history,
     read_settings,
+    to_float,
 )
 from ratings.systems.orr_newcomers import (
     Corridor,
@@ -122,7 +124,8 @@ def expectation(own: float, opponent: float, round_pd: bool) -> Fraction:
 
 def development_coefficient(rating: Fraction, sr: Fraction) -> int:
     """K from the row of Ra and the sign of SR (A.1 table, D4)."""
-    row = K_TABLE[max(bisect.bisect_right(_K_ROW_STARTS, rating) - 1, 0)]
+    # Rows start at whole numbers, so the floor of Ra finds the same row (and cheaply).
+    row = K_TABLE[max(bisect.bisect_right(_K_ROW_STARTS, math.floor(rating)) - 1, 0)]
     return row[1] if sr >= 0 else row[2]
 
 
@@ -144,9 +147,13 @@ class StandardResult:
 
 def _exact_sum(values: Sequence[Fraction]) -> Fraction:
     """Sum of fractions; fast when every denominator divides 100 (scores, rounded PD)."""
-    if all(100 % value.denominator == 0 for value in values):
-        return Fraction(sum(v.numerator * (100 // v.denominator) for v in values), 100)
-    return sum(values, Fraction(0))
+    hundredths = 0
+    for value in values:
+        numerator, denominator = value.numerator, value.denominator
+        if 100 % denominator:
+            return sum(values, Fraction(0))
+        hundredths += numerator * (100 // denominator)
+    return Fraction(hundredths, 100)
 
 
 def _game_change(k: int, score: Fraction, pd: Fraction) -> float:
@@ -156,7 +163,7 @@ def _game_change(k: int, score: Fraction, pd: Fraction) -> float:
             100 // pd.denominator
         )
         return k * hundredths / 100
-    return float(k * (score - pd))
+    return to_float(k * (score - pd))
 
 
 def standard_algorithm(
@@ -166,19 +173,23 @@ def standard_algorithm(
 
     SR is exact (D3): scores and rounded PDs are whole hundredths.
     """
-    own = float(rating)
-    expectations = tuple(expectation(own, float(opponent), round_pd) for opponent, _ in games)
+    own = to_float(rating)
+    expectations = tuple(expectation(own, to_float(opponent), round_pd) for opponent, _ in games)
     sr = _exact_sum([score for _, score in games]) - _exact_sum(expectations)
     k = development_coefficient(rating, sr)
     return StandardResult(expectations, k, round_rational(rating + rating_change(k, sr)))
 
 
 # --- One event ------------------------------------------------------------------
-_SCORES = {1.0: Fraction(1), 0.5: Fraction(1, 2), 0.0: Fraction(0)}
+# result -> (White's score, Black's score); anything but these two is a win for Black,
+# as `Game.score_of` reads it.
+_SCORES = {"white": (Fraction(1), Fraction(0)), "draw": (Fraction(1, 2), Fraction(1, 2))}
+_BLACK_WINS = (Fraction(0), Fraction(1))
 
 
-@dataclass(frozen=True, slots=True)
-class PlayedGame:
+class PlayedGame(NamedTuple):
+    """One game as one player saw it (two per game: a named tuple is quick to build)."""
+
     round: int
     opponent: str
     score: Fraction
@@ -212,24 +223,19 @@ class Correction:
 
 def _games_by_player(event: EventInput) -> dict[str, list[PlayedGame]]:
     """Each player's games ordered by round, then input position (B.0, D23)."""
-    known = {player.id for player in event.players}
     by_player: dict[str, list[PlayedGame]] = {player.id: [] for player in event.players}
-    order = sorted(range(len(event.games)), key=lambda index: event.games[index].round)
-    for index in order:
-        game = event.games[index]
-        for side in ("white", "black"):
-            if getattr(game, side) not in known:
-                raise BadInput(
-                    f"games[{index}].{side}", f"unknown player id {getattr(game, side)!r}"
-                )
-        if game.white == game.black:
+    games = event.games
+    for index in sorted(range(len(games)), key=lambda index: games[index].round):  # stable
+        round_number, white, black, result, _ = games[index]
+        if white not in by_player:
+            raise BadInput(f"games[{index}].white", f"unknown player id {white!r}")
+        if black not in by_player:
+            raise BadInput(f"games[{index}].black", f"unknown player id {black!r}")
+        if white == black:
             raise BadInput(f"games[{index}].black", "a player cannot play himself")
-        for player_id in (game.white, game.black):
-            by_player[player_id].append(
-                PlayedGame(
-                    game.round, game.opponent_of(player_id), _SCORES[game.score_of(player_id)]
-                )
-            )
+        white_score, black_score = _SCORES.get(result, _BLACK_WINS)
+        by_player[white].append(PlayedGame(round_number, black, white_score))
+        by_player[black].append(PlayedGame(round_number, white, black_score))
     return by_player
 
 
@@ -414,7 +420,7 @@ def _player_output(
         # A zero-scoring newcomer gets no rating and stores nothing (D15, D20).
         start = newcomers[pid].value
         shown = tuple(
-            _unrated_game(g, expectation(float(start), float(rb), settings.round_pd))
+            _unrated_game(g, expectation(to_float(start), to_float(rb), settings.round_pd))
             for g, (rb, _) in zip(games, this_event, strict=True)
         )
         return PlayerOutput(pid, plain(start), None, None, rated=False, games=shown)
@@ -430,7 +436,7 @@ def _player_output(
     result = standard_algorithm(rated_from, stored + this_event, settings.round_pd)
     shown = tuple(
         GameOutput(
-            g.round, g.opponent, plain(g.score), float(pd), _game_change(result.k, g.score, pd)
+            g.round, g.opponent, plain(g.score), to_float(pd), _game_change(result.k, g.score, pd)
         )
         for g, pd in zip(games, result.expectations[len(stored) :], strict=True)
     )
@@ -465,7 +471,7 @@ def _unrated_game(game: PlayedGame, pd: Fraction) -> GameOutput:
         game.round,
         game.opponent,
         plain(game.score),
-        float(pd),
+        to_float(pd),
         None,  # type: ignore[arg-type]  # D20: null change; GameOutput.change is typed float
     )
 

@@ -78,7 +78,13 @@ def exact(value: object, field: str) -> Fraction:
 
 def plain(value: Fraction) -> int | float:
     """A value for JSON: an int when whole, else the nearest float."""
-    return value.numerator if value.denominator == 1 else float(value)
+    return value.numerator if value.denominator == 1 else to_float(value)
+
+
+def to_float(value: Fraction) -> float:
+    """`float(value)`: the quotient of two ints is correctly rounded, and much quicker
+    than the generic `numbers.Rational.__float__` that `Fraction` inherits."""
+    return value.numerator / value.denominator
 
 
 @dataclass(frozen=True, slots=True)

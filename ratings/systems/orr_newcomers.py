@@ -40,8 +40,9 @@ HALF = Fraction(1, 2)
 # --- Rounding (B.0, D2, D6) ----------------------------------------------------
 def round_rational(value: Fraction | int) -> int:
     """The document's "arithmetic rounding": half away from zero (B.0, D2)."""
-    magnitude = math.floor(abs(Fraction(value)) + HALF)
-    return magnitude if value >= 0 else -magnitude
+    numerator, denominator = value.numerator, value.denominator  # denominator > 0
+    magnitude = (2 * abs(numerator) + denominator) // (2 * denominator)  # floor(|v| + 1/2)
+    return magnitude if numerator >= 0 else -magnitude
 
 
 def round_float(value: float) -> int:
@@ -78,8 +79,8 @@ def clamped_age(birth_date: dt.date | None, on: dt.date, age_min: int, age_max: 
 
 def average_opponent_age(opponent_ages: Sequence[int]) -> Fraction:
     """Y: per-game mean of the opponents' clamped ages, rounded to 0.1 (B.1)."""
-    mean = Fraction(sum(opponent_ages), len(opponent_ages))
-    return Fraction(round_rational(mean * 10), 10)
+    mean_times_10 = Fraction(10 * sum(opponent_ages), len(opponent_ages))
+    return Fraction(round_rational(mean_times_10), 10)
 
 
 # --- Tournament coefficient (B.2, D5-D7, D24) ----------------------------------

@@ -15,10 +15,10 @@ from __future__ import annotations
 import math
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+from typing import NamedTuple
 
 from ratings.systems.grades import Grade
 from ratings.systems.model import (
-    JSON,
     BadInput,
     EventInput,
     EventOutput,
@@ -27,6 +27,7 @@ from ratings.systems.model import (
     PlayerOutput,
     RatingSystem,
 )
+from ratings.systems.rivne_input import DEFAULT_PARAMS, Params, flag_of, parse_params
 
 # --- Published tables and constants --------------------------------------------
 
@@ -38,6 +39,7 @@ K1_TABLE: tuple[int, ...] = (
 K1_STEPS: tuple[int, ...] = tuple(b - a for a, b in zip(K1_TABLE, K1_TABLE[1:], strict=False))
 K1_TABLE_LOW = 100.0
 K1_TABLE_HIGH = 2700.0
+_K1_LAST_SEGMENT = len(K1_STEPS) - 1
 
 LOW_LIMIT = 100.0  # the boundary of the rules for ratings below 100
 LOW_POINT_VALUE = 10  # 1 point below 100 = 10 points at or above 100
@@ -57,29 +59,7 @@ ADDITIONAL_POINTS_LIMIT: dict[int, int] = {9: 4, 13: 6, 19: 9}
 TABLE_III: dict[int, tuple[int, int, int]] = {9: (1, 2, 3), 13: (2, 3, 4), 19: (3, 5, 7)}
 TABLE_III_BANDS: tuple[float, float] = (200.0, 400.0)
 
-DEFAULT_PARAMS: dict[str, JSON] = {
-    "anomaly_factor": 0.45,
-    "kd_13": 0.5,
-    "kd_9": 1 / 3,
-    "k2_base": 3100,
-    "k2_divisor": 50000,
-    "max_recalculations": 1000,
-}
-POSITIVE_PARAMS = ("anomaly_factor", "kd_13", "kd_9", "k2_base", "k2_divisor")
-
 HANDICAP_NOTE = "handicap games present: no check against the maximum gain (8)"
-
-
-@dataclass(frozen=True, slots=True)
-class Params:
-    """Validated values of B8."""
-
-    anomaly_factor: float
-    kd_13: float
-    kd_9: float
-    k2_base: float
-    k2_divisor: float
-    max_recalculations: int
 
 
 # --- Formulas (B3) ---------------------------------------------------------------
@@ -92,8 +72,8 @@ def k1(r: float) -> float:
     if r >= K1_TABLE_HIGH:
         return K1_TABLE[-1]
     i = int((r - 100) / 100)  # r > 100 here, so int() is floor()
-    if i == len(K1_STEPS):  # guard: r a hair below 2700 must stay in the last segment
-        i -= 1
+    if i > _K1_LAST_SEGMENT:  # guard: r a hair below 2700 must stay in the last segment
+        i = _K1_LAST_SEGMENT
     lo = 100 + 100 * i
     return K1_TABLE[i] + K1_STEPS[i] * (r - lo) / 100
 
@@ -188,43 +168,6 @@ def maximum_gain(games: int, start: float, params: Params) -> float:
 # --- Input -------------------------------------------------------------------------
 
 
-def parse_params(given: Mapping[str, JSON]) -> Params:
-    """Defaults overridden by `params`; numeric ones positive, the guard a non-negative int (B8)."""
-    values = dict(DEFAULT_PARAMS)
-    for name, value in given.items():
-        if name not in DEFAULT_PARAMS:
-            raise BadInput(f"params.{name}", "unknown parameter for rivne")
-        values[name] = value
-    numbers: dict[str, float] = {}
-    for name in POSITIVE_PARAMS:
-        value = values[name]
-        if (
-            isinstance(value, bool)
-            or not isinstance(value, int | float)
-            or not math.isfinite(value)
-            or value <= 0
-        ):
-            raise BadInput(f"params.{name}", "must be a positive number")
-        numbers[name] = value
-    guard = values["max_recalculations"]
-    if isinstance(guard, bool) or not isinstance(guard, int) or guard < 0:
-        raise BadInput("params.max_recalculations", "must be a non-negative integer")
-    return Params(max_recalculations=guard, **numbers)
-
-
-def flag_of(player: Player, index: int) -> bool:
-    """`history.above_100` of the input: null or an object whose flag is a boolean (D20)."""
-    history = player.history
-    if history is None:
-        return False
-    if not isinstance(history, dict):
-        raise BadInput(f"players[{index}].history", "must be null or an object")
-    flag = history.get("above_100", False)
-    if not isinstance(flag, bool):
-        raise BadInput(f"players[{index}].history.above_100", "must be a boolean")
-    return flag
-
-
 def start_rating(player: Player, index: int, flag: bool) -> float:
     """B4: the input rating, else the grade's start, else 0; raised to 100 if flagged (D2, D13)."""
     if player.rating is not None:
@@ -240,8 +183,7 @@ def start_rating(player: Player, index: int, flag: bool) -> float:
     return start
 
 
-@dataclass(frozen=True, slots=True)
-class PlannedGame:
+class PlannedGame(NamedTuple):
     """A game by player index, with what its declared grades fix once for the event (D7, D10).
 
     `d` is the declared-grade difference; `even_odds` marks a handicap game
@@ -260,15 +202,16 @@ class PlannedGame:
 
 def plan_game(white: int, black: int, white_score: float, handicap: int, d: int) -> PlannedGame:
     """Fix a game's handicap quantities from the grade difference `d` (B5 step 2, D7)."""
-    has_handicap = handicap >= 1
+    if handicap < 1:
+        return PlannedGame(white, black, white_score, d, False, 0, 1.0)
     return PlannedGame(
-        white=white,
-        black=black,
-        white_score=white_score,
-        d=d,
-        even_odds=has_handicap and d > MAX_GRADE_DIFFERENCE,
-        correction=100 * d - 50 if has_handicap and d >= 1 else 0,
-        kf_stronger=handicap_coefficient(d) if has_handicap else 1.0,
+        white,
+        black,
+        white_score,
+        d,
+        even_odds=d > MAX_GRADE_DIFFERENCE,
+        correction=100 * d - 50 if d >= 1 else 0,
+        kf_stronger=handicap_coefficient(d),
     )
 
 
@@ -291,12 +234,16 @@ class Calculation:
         return self.rating[p] if self.played[p] > 0 else self.start[p]
 
 
-def expectation_of_a(game: PlannedGame, start_a: float, start_b: float, r0_a: float) -> float:
-    """SE of player A: formulas (1), (2), (4) with the correction (7), or 0.5 beyond 9 grades."""
+def expectation_of_a(game: PlannedGame, scaled_a: float, scaled_b: float, r0_a: float) -> float:
+    """SE of player A: formulas (1), (2), (4) with the correction (7), or 0.5 beyond 9 grades.
+
+    `scaled_a`, `scaled_b`: the players' start ratings as formula (1) sees them
+    (`formula1_scale`, fixed for a whole calculation).
+    """
     if game.even_odds:
         return 0.5
-    x_a = formula1_scale(start_a) + game.correction
-    delta_r = formula1_scale(start_b) - x_a
+    x_a = scaled_a + game.correction
+    delta_r = scaled_b - x_a
     return sigma(delta_r / a_of(r0_a))
 
 
@@ -339,6 +286,7 @@ def calculate(
     )
     above, extra, played, games = calc.above, calc.extra, calc.played, calc.games
     kd = board_coefficient(board, params)
+    scaled = [formula1_scale(s) for s in start]
 
     for round_number, round_games in rounds:
         # Every change of the round is computed from the round-start ratings R0
@@ -353,11 +301,11 @@ def calculate(
             if r_w >= LOW_LIMIT or r_b >= LOW_LIMIT:
                 white_is_a = start[w] < start[b]  # a tie makes Black player A (D6)
                 if white_is_a:
-                    se_w = expectation_of_a(game, start[w], start[b], r_w)
+                    se_w = expectation_of_a(game, scaled[w], scaled[b], r_w)
                     se_b = 1 - se_w  # formula (3)
                     kf_w, kf_b = 1.0, game.kf_stronger
                 else:
-                    se_b = expectation_of_a(game, start[b], start[w], r_b)
+                    se_b = expectation_of_a(game, scaled[b], scaled[w], r_b)
                     se_w = 1 - se_b
                     kf_w, kf_b = game.kf_stronger, 1.0
             else:
@@ -374,7 +322,7 @@ def calculate(
             played[b] += 1
         for x_index, y_index, score, expected, delta, low in pending:
             old = rating[x_index]
-            new = move(old, delta, low)
+            new = move(old, delta, low) if low else old + delta  # `move`, its plain case
             if new >= LOW_LIMIT:
                 above[x_index] = True
             elif above[x_index]:
@@ -444,12 +392,17 @@ def rate(event_input: EventInput) -> EventOutput:
     if not all(math.isfinite(calc.after(p)) for p in range(len(players))):
         # Only extreme params (a tiny k2_divisor, a huge k2_base) can get here.
         raise BadInput("params", "these parameter values make a rating overflow")
+    ids = [player.id for player in players]
     outputs = tuple(
-        player_output(calc, p, players, flags[p], anomalous[p]) for p in range(len(players))
+        player_output(calc, p, ids, flags[p], anomalous[p]) for p in range(len(players))
     )
     return EventOutput(
         system=SYSTEM_CODE, event=event_input.event.id, players=outputs, notes=tuple(notes)
     )
+
+
+_WHITE_SCORES = {"white": 1.0, "draw": 0.5}  # else 0.0, as `Game.score_of` has it
+_OUTPUT_SCORES = {1.0: 1, 0.5: 0.5, 0.0: 0}  # as in B7
 
 
 def plan_rounds(
@@ -464,19 +417,19 @@ def plan_rounds(
         if b is None:
             raise BadInput(f"games[{i}].black", f"unknown player id {game.black!r}")
         d = abs(grade_indices[w] - grade_indices[b])
-        planned = plan_game(w, b, game.score_of(game.white), game.handicap, d)
+        planned = plan_game(w, b, _WHITE_SCORES.get(game.result, 0.0), game.handicap, d)
         by_round.setdefault(game.round, []).append(planned)
     return sorted(by_round.items())
 
 
 def player_output(
-    calc: Calculation, p: int, players: Sequence[Player], flag_in: bool, anomalous: bool
+    calc: Calculation, p: int, ids: Sequence[str], flag_in: bool, anomalous: bool
 ) -> PlayerOutput:
     """B7: one player's result from the last calculation."""
     before = calc.start[p]
     after = calc.after(p)
     return PlayerOutput(
-        id=players[p].id,
+        id=ids[p],
         before=before,
         after=after,
         change=after - before,
@@ -485,13 +438,7 @@ def player_output(
         anomalous=anomalous,
         history={"above_100": flag_in or calc.above[p] or after >= LOW_LIMIT},
         games=tuple(
-            GameOutput(
-                round=round_number,
-                opponent=players[opponent].id,
-                score=int(score) if score.is_integer() else score,  # 1, 0.5, 0 as in B7
-                expected=expected,
-                change=change,
-            )
+            GameOutput(round_number, ids[opponent], _OUTPUT_SCORES[score], expected, change)
             for round_number, opponent, score, expected, change in calc.games[p]
         ),
     )

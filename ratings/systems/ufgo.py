@@ -6,19 +6,18 @@ and the anomaly rules (4.4-4.7, 5.4) that restart the whole event from raised
 start ratings until nobody is anomalous. All arithmetic is exact (B2): inside a
 calculation ratings are integers in a common unit (a tenth, or finer when a start
 rating has more decimals), elsewhere `Fraction`s. The grade rules (section 2, 1.7)
-live in `ufgo_grades`.
+live in `ufgo_grades`, the published tables 2-5 and their lookups in `ufgo_tables`,
+the parameters in `ufgo_rules`.
 """
 
 from __future__ import annotations
 
-import bisect
 import math
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 
 from ratings.systems.model import (
-    JSON,
     BadInput,
     EventInput,
     EventOutput,
@@ -28,84 +27,29 @@ from ratings.systems.model import (
     RatingSystem,
 )
 from ratings.systems.ufgo_grades import t1_start
-
-# Table 2 (4.2): (upper end of the integer R12 band, K1 of the lower-rated player
-# in hundredths); the higher-rated player gets 1 − K1. Beyond 735: 0 and 1.
-TABLE2: tuple[tuple[int, int], ...] = (
-    (3, 50), (10, 49), (17, 48), (25, 47), (32, 46), (39, 45), (46, 44), (53, 43), (61, 42),
-    (68, 41), (76, 40), (83, 39), (91, 38), (98, 37), (106, 36), (113, 35), (121, 34),
-    (129, 33), (137, 32), (145, 31), (153, 30), (162, 29), (170, 28), (179, 27), (188, 26),
-    (197, 25), (206, 24), (215, 23), (225, 22), (235, 21), (245, 20), (256, 19), (267, 18),
-    (278, 17), (290, 16), (302, 15), (315, 14), (328, 13), (344, 12), (357, 11), (374, 10),
-    (391, 9), (411, 8), (432, 7), (456, 6), (484, 5), (517, 4), (559, 3), (619, 2), (735, 1),
-)  # fmt: skip
-
-# Table 3 (4.2, 4.5): (IK below which the row applies, K2, K3); rows are
-# lower-inclusive (D7): "< 600", "600 – 1099", ..., "> 2000" with 2000 included.
-TABLE3: tuple[tuple[int | None, int, int], ...] = (
-    (600, 60, 20),
-    (1100, 50, 10),
-    (1400, 40, 5),
-    (1700, 30, 2),
-    (2000, 20, 1),
-    (None, 10, 0),
+from ratings.systems.ufgo_rules import DEFAULT_PARAMS, Exact, Rules, exact, make_rules
+from ratings.systems.ufgo_tables import (
+    EXTRA_POINTS_LIMIT,
+    LOSS_BELOW_100,
+    WIN_BELOW_100,
+    k1_hundredths,
+    t3,
+    t4,
+    t5,
 )
+from ratings.systems.ufgo_tables import TABLE2 as TABLE2  # also read as `ufgo.TABLE2`
+from ratings.systems.ufgo_tables import TABLE3 as TABLE3
+from ratings.systems.ufgo_tables import TABLE4 as TABLE4
+from ratings.systems.ufgo_tables import TABLE5 as TABLE5
+from ratings.systems.ufgo_tables import k1 as k1
 
-# Table 4 (5.2): the player at or above 100 against one below 100.
-# (IK from, ((win, loss, k3) on 9x9, on 13x13, on 19x19)), rows lower-inclusive (D7).
-Table4Cell = tuple[int, int, int]
-TABLE4: tuple[tuple[int, tuple[Table4Cell, Table4Cell, Table4Cell]], ...] = (
-    (100, ((7, -13, 7), (10, -20, 10), (20, -40, 20))),
-    (200, ((3, -17, 7), (5, -25, 10), (10, -50, 20))),
-    (400, ((0, -20, 7), (0, -30, 10), (0, -60, 20))),
-    (600, ((0, -20, 0), (0, -30, 0), (0, -60, 0))),  # 9x9 loss printed as 0: a misprint (D8)
-)
-
-# Table 5 (5.3): extra points for a win of a player below 100, by the opponent's IK
-# (IK from, (9x9, 13x13, 19x19)).
-TABLE5: tuple[tuple[int, tuple[int, int, int]], ...] = (
-    (100, (1, 2, 3)),
-    (200, (2, 3, 5)),
-    (400, (3, 4, 7)),  # "> 400", 400 included (D7)
-)
-
-BOARD_COLUMN = {9: 0, 13: 1, 19: 2}
-WIN_BELOW_100 = {9: 2, 13: 3, 19: 5}  # 5.1
-LOSS_BELOW_100 = 1  # 5.1: "+1 point whatever the board"
-EXTRA_POINTS_LIMIT = {9: 4, 13: 6, 19: 9}  # 5.4
 BOUNDARY = 100  # section 5
 BOUNDARY_RATIO = 10  # 5.5: one point below 100 = ten points at or above 100
 
-DEFAULT_PARAMS: dict[str, JSON] = {
-    "k3": None,
-    "k3_cap_low": 100,
-    "k3_cap_high": 50,
-    "k3_cap_threshold": 600,
-    "anomaly_factor": 0.45,
-    "divisor_13": 2,
-    "divisor_9": 3,
-    "max_recalculations": 1000,
-}
-
 ZERO = Fraction(0)
-Exact = int | Fraction  # ints where possible: they are much cheaper than Fractions
-_T3_BOUNDS = tuple(row[0] for row in TABLE3 if row[0] is not None)
-_T4_BOUNDS = tuple(row[0] for row in TABLE4)
-_T5_BOUNDS = tuple(row[0] for row in TABLE5)
-# Table 2 unrolled: K1 (hundredths) of the lower-rated player by ceil(|R12|), 0 ... 735.
-_K1_LOWER_BY_DIFF: tuple[int, ...] = tuple(
-    next(k for upper, k in TABLE2 if upper >= diff) for diff in range(TABLE2[-1][0] + 1)
-)
 
 
-# --- Numbers and tables (B2, B3) ------------------------------------------------------------
-
-
-def exact(number: float) -> Fraction:
-    """An input number as the exact decimal it is written as (B2)."""
-    if isinstance(number, int):
-        return Fraction(number)
-    return Fraction(repr(number))
+# --- Numbers (B2) --------------------------------------------------------------------------
 
 
 def round1(x: Fraction) -> Fraction:
@@ -116,42 +60,6 @@ def round1(x: Fraction) -> Fraction:
 def round_integer(x: Fraction) -> int:
     """Round half up (towards +inf) to an integer: ``floor(x + 1/2)`` (B2, 4.9)."""
     return (2 * x.numerator + x.denominator) // (2 * x.denominator)
-
-
-def k1_hundredths(x_units: int, y_units: int, unit: int) -> int:
-    """100·K1 for the player rated ``x_units/unit`` against one rated ``y_units/unit``
-    (4.2, Table 2, B3, D6).
-
-    The band is the one of ``ceil(|x − y|)``; its "K1 < 0.5" value goes to the
-    lower-rated player, one minus it to the higher-rated one (0.5 each when equal).
-    """
-    diff = -(-abs(x_units - y_units) // unit)  # ceil(|x − y|)
-    lower = _K1_LOWER_BY_DIFF[diff] if diff < len(_K1_LOWER_BY_DIFF) else 0
-    return lower if x_units < y_units else 100 - lower
-
-
-def k1(x: Fraction, y: Fraction) -> Fraction:
-    """K1 of formula (1) for the player rated `x` against one rated `y` (Table 2, D6)."""
-    unit = math.lcm(x.denominator, y.denominator)
-    return Fraction(k1_hundredths(int(x * unit), int(y * unit), unit), 100)
-
-
-def t3(x: Exact) -> tuple[int, int]:
-    """(K2, K3) from Table 3 for the IK `x` (or its floor) of the player being rated (D7)."""
-    _, k2, k3 = TABLE3[bisect.bisect_right(_T3_BOUNDS, x)]
-    return k2, k3
-
-
-def t4(x: Exact, board: int) -> tuple[int, int, int]:
-    """(r for a win, r for a loss, k3) from Table 4 for a player rated `x` >= 100 (5.2, D7, D8)."""
-    row = TABLE4[max(bisect.bisect_right(_T4_BOUNDS, x) - 1, 0)]
-    return row[1][BOARD_COLUMN[board]]
-
-
-def t5(y: Exact, board: int) -> int:
-    """Table 5 extra points for beating an opponent rated `y` >= 100 (5.3, D7)."""
-    row = TABLE5[max(bisect.bisect_right(_T5_BOUNDS, y) - 1, 0)]
-    return row[1][BOARD_COLUMN[board]]
 
 
 def _move(units: int, unit: int, num: int, den: int, low: bool) -> tuple[int, int]:
@@ -210,75 +118,6 @@ def start_rating(player: Player) -> Fraction:
     if player.grade is None:
         return ZERO
     return Fraction(t1_start(player.grade))
-
-
-# --- Parameters (B8) -----------------------------------------------------------------------
-
-
-@dataclass(frozen=True, slots=True)
-class Rules:
-    """Everything one event's calculation needs besides ratings: params, board, K3 on/off."""
-
-    board: int
-    k3_on: bool
-    k3_forced: bool
-    k3_cap_low: Exact
-    k3_cap_high: Exact
-    k3_cap_threshold: Fraction
-    anomaly_factor: Fraction
-    divisor: Fraction
-    max_recalculations: int
-    divisor_num: int = 1  # the divisor's numerator and denominator, for the per-game
-    divisor_den: int = 1  # integer arithmetic (set from `divisor` below)
-
-    def __post_init__(self) -> None:
-        object.__setattr__(self, "divisor_num", self.divisor.numerator)
-        object.__setattr__(self, "divisor_den", self.divisor.denominator)
-
-
-def _positive(params: Mapping[str, JSON], name: str) -> Fraction:
-    value = params.get(name, DEFAULT_PARAMS[name])
-    if isinstance(value, bool) or not isinstance(value, int | float) or not math.isfinite(value):
-        raise BadInput(f"params.{name}", "must be a positive number")
-    number = exact(value)
-    if number <= 0:
-        raise BadInput(f"params.{name}", "must be a positive number")
-    return number
-
-
-def _simplest(x: Fraction) -> Exact:
-    return x.numerator if x.denominator == 1 else x
-
-
-def make_rules(params: Mapping[str, JSON], board: int, official: bool) -> Rules:
-    """Validate the params values (B8) and fix the event's rules (B5 `K3on`, 4.8 divisor)."""
-    for name in params:
-        if name not in DEFAULT_PARAMS:
-            raise BadInput(f"params.{name}", "unknown parameter")
-    k3 = params.get("k3")
-    if k3 is not None and type(k3) is not bool:
-        raise BadInput("params.k3", "must be true, false or null")
-    limit = params.get("max_recalculations", DEFAULT_PARAMS["max_recalculations"])
-    if type(limit) is float and limit.is_integer():
-        limit = int(limit)
-    if type(limit) is not int or limit < 0:
-        raise BadInput("params.max_recalculations", "must be a non-negative integer")
-    divisors = {
-        19: Fraction(1),
-        13: _positive(params, "divisor_13"),
-        9: _positive(params, "divisor_9"),
-    }
-    return Rules(
-        board=board,
-        k3_on=official if k3 is None else k3,
-        k3_forced=k3 is not None,
-        k3_cap_low=_simplest(_positive(params, "k3_cap_low")),
-        k3_cap_high=_simplest(_positive(params, "k3_cap_high")),
-        k3_cap_threshold=_positive(params, "k3_cap_threshold"),
-        anomaly_factor=_positive(params, "anomaly_factor"),
-        divisor=divisors[board],
-        max_recalculations=limit,
-    )
 
 
 # --- One calculation (B5) ------------------------------------------------------------------
@@ -351,9 +190,23 @@ class Calculation:
     def anomaly_limit(self, p: int) -> Fraction:
         """Formula (2) ``RA = 0.45·ΣK2 + K3``, divided by the board divisor except for
         Table 4's k3, which enters undivided (4.5, 4.8, D9, D10)."""
+        return Fraction(*self.anomaly_limit_ratio(p))
+
+    def anomaly_limit_ratio(self, p: int) -> tuple[int, int]:
+        """`anomaly_limit` as (numerator, denominator > 0), on plain ints: it is needed
+        for every player who gained, and Fraction arithmetic is slow.
+
+        ``RA = (a·ΣK2 + K3f) / divisor + K3t`` with ``a = a_n/a_d``, ``K3f = f_n/f_d``,
+        ``divisor = v_n/v_d``, ``K3t = t_n/t_d``.
+        """
         state, rules = self.players[p], self.rules
-        from_formula = rules.anomaly_factor * state.k2_sum + state.k3_formula1
-        return from_formula / rules.divisor + state.k3_table4
+        a, divisor = rules.anomaly_factor, rules.divisor
+        k3f, k3t = state.k3_formula1, state.k3_table4
+        # (a·ΣK2 + K3f) / divisor = num / den
+        num = a.numerator * state.k2_sum * k3f.denominator + k3f.numerator * a.denominator
+        num *= divisor.denominator
+        den = a.denominator * k3f.denominator * divisor.numerator
+        return num * k3t.denominator + k3t.numerator * den, den * k3t.denominator
 
     def extra_points(self, p: int) -> Fraction:
         """Table 5 points received while below 100 (5.3, 5.4)."""
@@ -476,8 +329,9 @@ def find_anomalies(calc: Calculation) -> list[Anomaly]:
             continue
         if after_units <= start_units:
             continue  # RA is never negative: only a gain can exceed it
-        gain, limit = Fraction(after_units - start_units, unit), calc.anomaly_limit(p)
-        if gain > limit:
+        limit_num, limit_den = calc.anomaly_limit_ratio(p)
+        if (after_units - start_units) * limit_den > limit_num * unit:  # gain > RA
+            gain, limit = Fraction(after_units - start_units, unit), calc.anomaly_limit(p)
             reason = f"gain {_show(gain)} > RA {_show(limit)}"
             found.append(Anomaly(p, reason, calc.after(p)))
     return found
@@ -542,10 +396,8 @@ def rate(event: EventInput) -> EventOutput:
             starts[anomaly.player] = anomaly.new_start
             anomalous[anomaly.player] = True
     try:
-        players = tuple(
-            _player_output(calc, p, player.id, anomalous[p], event)
-            for p, player in enumerate(event.players)
-        )
+        ids = [player.id for player in event.players]
+        players = tuple(_player_output(calc, p, ids, anomalous[p]) for p in range(len(ids)))
     except OverflowError:  # only absurdly small divisors can blow changes past float range
         raise BadInput("params", "the divisors make rating changes too large to write") from None
     return EventOutput(
@@ -562,13 +414,22 @@ def _k3_notes(rules: Rules) -> list[str]:
     return []
 
 
-def _player_output(
-    calc: Calculation, p: int, player_id: str, anomalous: bool, event: EventInput
-) -> PlayerOutput:
+def _player_output(calc: Calculation, p: int, ids: Sequence[str], anomalous: bool) -> PlayerOutput:
     """B7: `before` is the start of the last calculation (D16), `after` an integer."""
     before, after = calc.starts[p], calc.after(p)
+    unit = calc.unit
+    games = tuple(
+        GameOutput(
+            round_number,
+            ids[opponent],
+            s2 // 2 if s2 % 2 == 0 else s2 / 2,  # 1, 0.5, 0
+            None if expected is None else expected / 100,
+            _units_json(change, unit),
+        )
+        for round_number, opponent, s2, expected, change in calc.games(p)
+    )
     return PlayerOutput(
-        id=player_id,
+        id=ids[p],
         before=_json_number(before),
         after=_json_number(after),
         change=_json_number(after - before),
@@ -576,19 +437,14 @@ def _player_output(
         provisional=False,
         anomalous=anomalous,
         history=None,
-        games=tuple(_game_output(calc, record, event) for record in calc.games(p)),
+        games=games,
     )
 
 
-def _game_output(calc: Calculation, record: GameRecord, event: EventInput) -> GameOutput:
-    round_number, opponent, s2, expected, _ = record
-    return GameOutput(
-        round=round_number,
-        opponent=event.players[opponent].id,
-        score=s2 // 2 if s2 % 2 == 0 else s2 / 2,  # 1, 0.5, 0
-        expected=None if expected is None else expected / 100,
-        change=_json_number(calc.change(record)),
-    )
+def _units_json(units: int, unit: int) -> float:
+    """`_json_number(Fraction(units, unit))` without the Fraction: the quotient of two
+    ints is correctly rounded, reduced or not."""
+    return units // unit if units % unit == 0 else units / unit
 
 
 SYSTEM_CODE = "ufgo"

@@ -43,6 +43,7 @@ PARAM_RATING_LIMIT = 1_000_000  # `start` and `floor` are ratings: same bound as
 # Lower bound of each category and its K; categories are half-open (U3).
 CATEGORY_BOUNDS = (2100, 2400)
 K_BY_CATEGORY = (32, 24, 16)
+_CATEGORY_1_FROM, _CATEGORY_2_FROM = CATEGORY_BOUNDS
 
 # Crossing adjustments (Part B step 5, U5): (from, to) -> (pivot, factor), exact decimals.
 CROSSING = {
@@ -79,10 +80,9 @@ class _Params:
 
 def category(rating: float | Fraction) -> int:
     """Category 0, 1 or 2 of a rating: < 2100, 2100-2399, >= 2400 (Part B, U3)."""
-    low, high = CATEGORY_BOUNDS
-    if rating < low:
+    if rating < _CATEGORY_1_FROM:
         return 0
-    return 1 if rating < high else 2
+    return 1 if rating < _CATEGORY_2_FROM else 2
 
 
 def k_factor(rating: float | Fraction) -> int:
@@ -114,7 +114,10 @@ def points(k: int, score: Decimal, we: Decimal, min_change: int) -> int:
 
 def crossing_adjustment(old: Rating, new: Rating) -> Rating:
     """Ra for a game that moves a player into another category, else Rn (step 5, U5)."""
-    row = CROSSING.get((category(old), category(new)))
+    before, after = category(old), category(new)
+    if before == after:  # the usual case: no crossing
+        return new
+    row = CROSSING.get((before, after))
     if row is None:
         return new
     pivot, factor = row
@@ -161,16 +164,23 @@ def rate(event: EventInput) -> EventOutput:
     current: dict[str, Rating] = {pid: _exact(rating) for pid, rating in before.items()}
     games: dict[str, list[GameOutput]] = {pid: [] for pid in before}
 
-    ordered = sorted(enumerate(event.games), key=lambda pair: (pair[1].round, pair[0]))
-    for index, game in ordered:
+    # A stable sort by round keeps input order within a round.
+    for index, game in sorted(enumerate(event.games), key=lambda pair: pair[1].round):
         _check_game(game, index, current)
-        white_old, black_old = current[game.white], current[game.black]
+        white, black = game.white, game.black
+        white_old, black_old = current[white], current[black]
+        (white_score, white_points), (black_score, black_points) = _SIDES[game.result]
         # Both sides are computed from the ratings before the game (U2).
-        white_we, white_new = _play(white_old, black_old, _score_name(game, game.white), params)
-        black_we, black_new = _play(black_old, white_old, _score_name(game, game.black), params)
-        current[game.white], current[game.black] = white_new, black_new
-        games[game.white].append(_game_output(game, game.white, white_we, white_new - white_old))
-        games[game.black].append(_game_output(game, game.black, black_we, black_new - black_old))
+        white_we, white_new = _play(white_old, black_old, white_score, params)
+        black_we, black_new = _play(black_old, white_old, black_score, params)
+        current[white], current[black] = white_new, black_new
+        # Per-game lines (U11): We at full precision, change including crossing and floor.
+        games[white].append(
+            GameOutput(game.round, black, white_points, white_we, _plain(white_new - white_old))
+        )
+        games[black].append(
+            GameOutput(game.round, white, black_points, black_we, _plain(black_new - black_old))
+        )
 
     players = tuple(_player_output(pid, before[pid], current[pid], games[pid]) for pid in before)
     return EventOutput(system=SYSTEM.code, event=event.event.id, players=players, notes=(NOTE,))
@@ -251,9 +261,10 @@ def _to_decimal(x: Rating) -> Decimal:
 
 def _check_game(game: Game, index: int, current: Mapping[str, Rating]) -> None:
     """The core validates games; this keeps direct callers to BadInput as well."""
-    for side in ("white", "black"):
-        if getattr(game, side) not in current:
-            raise BadInput(f"games[{index}].{side}", f"unknown player id {getattr(game, side)!r}")
+    if game.white not in current:
+        raise BadInput(f"games[{index}].white", f"unknown player id {game.white!r}")
+    if game.black not in current:
+        raise BadInput(f"games[{index}].black", f"unknown player id {game.black!r}")
     if game.white == game.black:
         raise BadInput(f"games[{index}]", "a player cannot play himself")
     if game.result not in ("white", "black", "draw"):
@@ -262,21 +273,12 @@ def _check_game(game: Game, index: int, current: Mapping[str, Rating]) -> None:
         raise BadInput(f"games[{index}].handicap", "must not be negative")
 
 
-def _score_name(game: Game, player_id: str) -> str:
-    score = game.score_of(player_id)
-    return "win" if score == 1 else "draw" if score == 0.5 else "loss"
-
-
-def _game_output(game: Game, pid: str, we: float, change: Rating) -> GameOutput:
-    """Per-game line (U11): We at full precision, change including crossing and floor."""
-    score = game.score_of(pid)
-    return GameOutput(
-        round=game.round,
-        opponent=game.opponent_of(pid),
-        score=0.5 if score == 0.5 else int(score),
-        expected=we,
-        change=_plain(change),
-    )
+# result -> ((White's score name, his score as output), (Black's, his)).
+_SIDES: dict[str, tuple[tuple[str, int | float], tuple[str, int | float]]] = {
+    "white": (("win", 1), ("loss", 0)),
+    "black": (("loss", 0), ("win", 1)),
+    "draw": (("draw", 0.5), ("draw", 0.5)),
+}
 
 
 def _player_output(pid: str, before: float, after: Rating, games: list[GameOutput]) -> PlayerOutput:

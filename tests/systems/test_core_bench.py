@@ -55,3 +55,28 @@ def test_realistic_shape_is_swiss_like() -> None:
         for white, black, _, _ in pairs
     ]
     assert sorted(gaps)[len(gaps) // 2] < 100
+
+
+def test_bench_against_a_baseline_package() -> None:
+    """`--baseline` times another engine copy (here: this one) in the same runs."""
+    out = io.StringIO()
+    with contextlib.redirect_stdout(out):
+        status = main(
+            ["bench", "--system", "uscf", "--shape", "realistic", "--games", "100"]
+            + [
+                "--tournaments",
+                "5",
+                "--players",
+                "60",
+                "--repeat",
+                "1",
+                "--baseline",
+                "ratings.systems",
+            ]
+        )
+    assert status == 0, out.getvalue()
+    rows = [line.split() for line in out.getvalue().splitlines()[2:]]
+    assert [row[0] for row in rows] == ["uscf", "old", "ratio"]
+    assert rows[0][1:4] == ["-", "-", "-"] and rows[1][4] == rows[0][4]  # same games, both
+    assert float(rows[1][5].replace(",", "")) > 0
+    assert rows[2][-2].endswith("x") and rows[2][-1].endswith("x")
