@@ -12,7 +12,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
 from clubsite.models import Club, Member
-from ratings.systems.ufgo_grades import event_eligibility
+from ratings.systems.ufgo.grades import event_eligibility
 from tournaments.models import Game, Participant, Tournament
 from tournaments.timecontrol import adjusted_minutes, suggest_egf_class
 

@@ -22,7 +22,9 @@ from django.template.loader import select_template
 from django.utils.translation import gettext as _
 
 from ratings.display.formatting import number_format
-from ratings.systems import egf, orr, ufgo, uscf
+from ratings.systems import egf, uscf
+from ratings.systems.orr import rating as orr
+from ratings.systems.ufgo import rating as ufgo
 
 # The order the index and the pages' navigation show them in.
 SYSTEM_CODES: tuple[str, ...] = ("egf", "ufgo", "rivne", "orr", "uscf")

@@ -10,9 +10,9 @@ from dataclasses import dataclass
 
 from django.utils.translation import gettext_noop
 
-from ratings.systems import ufgo_grades
 from ratings.systems.grades import Grade
 from ratings.systems.model import PlayerOutput
+from ratings.systems.ufgo import grades as ufgo_grades
 from tournaments.models import Tournament
 from tournaments.timecontrol import suggest_egf_class
 

@@ -5,8 +5,11 @@ Each system module exposes `SYSTEM`; register it with one import and one entry b
 
 from __future__ import annotations
 
-from ratings.systems import egf, orr, rivne, ufgo, uscf
+from ratings.systems import egf, uscf
 from ratings.systems.model import RatingSystem
+from ratings.systems.orr import rating as orr
+from ratings.systems.rivne import rating as rivne
+from ratings.systems.ufgo import rating as ufgo
 
 SYSTEMS: dict[str, RatingSystem] = {
     egf.SYSTEM.code: egf.SYSTEM,

@@ -11,8 +11,9 @@ from hypothesis import strategies as st
 
 from clubsite.fields import GradeField, GradeFormField, parse_grade
 from clubsite.models import Member
-from ratings.systems import egf, ufgo_grades
+from ratings.systems import egf
 from ratings.systems.grades import ALL_GRADES, Grade
+from ratings.systems.ufgo import grades as ufgo_grades
 from tests.factories import ClubFactory, MemberFactory, ParticipantFactory
 
 grades = st.sampled_from(ALL_GRADES)

@@ -13,14 +13,10 @@ from typing import Any
 
 import pytest
 
-from ratings.systems import orr, rate_json
+from ratings.systems import rate_json
 from ratings.systems.model import BadInput
-from ratings.systems.orr import (
-    TournamentWork,
-    development_coefficient,
-    format_rating,
-)
-from ratings.systems.orr_newcomers import (
+from ratings.systems.orr import rating as orr
+from ratings.systems.orr.newcomers import (
     Corridor,
     RatedShowing,
     average_opponent_age,
@@ -35,6 +31,7 @@ from ratings.systems.orr_newcomers import (
     start_estimate,
     tournament_coefficient,
 )
+from ratings.systems.orr.rating import TournamentWork, development_coefficient, format_rating
 
 from .examples import load_examples
 from .orr_builders import as_input, event, game, player, rated, stored

@@ -17,15 +17,16 @@ from typing import Any
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from ratings.systems import orr, rate_json
+from ratings.systems import rate_json
 from ratings.systems.model import BadInput
-from ratings.systems.orr import TournamentWork
-from ratings.systems.orr_newcomers import (
+from ratings.systems.orr import rating as orr
+from ratings.systems.orr.newcomers import (
     RatedShowing,
     corridor,
     start_estimate,
     tournament_coefficient,
 )
+from ratings.systems.orr.rating import TournamentWork
 
 from .examples import load_examples
 from .fuzzing import JSON_VALUES, mutated_copy

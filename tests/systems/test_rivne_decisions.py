@@ -12,7 +12,7 @@ from typing import Any, Literal
 
 import pytest
 
-from ratings.systems import rate_json, rivne
+from ratings.systems import rate_json
 from ratings.systems.grades import Grade
 from ratings.systems.model import (
     JSON,
@@ -25,6 +25,7 @@ from ratings.systems.model import (
     PlayerOutput,
     Result,
 )
+from ratings.systems.rivne import rating as rivne
 
 Board = Literal[19, 13, 9]
 PlayerSpec = tuple[str, float | None, str | None] | tuple[str, float | None, str | None, JSON]

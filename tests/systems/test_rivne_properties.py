@@ -11,9 +11,10 @@ from typing import Any, Literal
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from ratings.systems import BadInput, rate_json, rivne
+from ratings.systems import BadInput, rate_json
 from ratings.systems.grades import ALL_GRADES, Grade
 from ratings.systems.model import JSON, Event, EventInput, EventOutput, Game, Player, Result
+from ratings.systems.rivne import rating as rivne
 
 from .examples import load_examples
 from .fuzzing import JSON_VALUES, mutated_copy

@@ -8,9 +8,10 @@ from typing import Any
 
 import pytest
 
-from ratings.systems import BadInput, rate_json, ufgo
+from ratings.systems import BadInput, rate_json
 from ratings.systems.grades import Grade
 from ratings.systems.model import Player
+from ratings.systems.ufgo import rating as ufgo
 
 F = Fraction
 Row = tuple[int, str, str, str]  # (round, white, black, result)

@@ -9,7 +9,8 @@ from typing import Any
 
 import pytest
 
-from ratings.systems import rate_json, ufgo
+from ratings.systems import rate_json
+from ratings.systems.ufgo import rating as ufgo
 from tests.systems.examples import DATA_DIR, load_examples
 
 EXAMPLES = load_examples("ufgo")

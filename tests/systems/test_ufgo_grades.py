@@ -1,4 +1,4 @@
-"""UFGO grade rules (`ratings.systems.ufgo_grades`; spec ufgo.md section 2, 1.7 and B9)."""
+"""UFGO grade rules (`ratings.systems.ufgo.grades`; spec ufgo.md section 2, 1.7 and B9)."""
 
 from __future__ import annotations
 
@@ -9,7 +9,7 @@ from fractions import Fraction
 import pytest
 
 from ratings.systems.grades import ALL_GRADES, Grade
-from ratings.systems.ufgo_grades import (
+from ratings.systems.ufgo.grades import (
     TABLE1,
     event_eligibility,
     grade_after_event,

@@ -12,7 +12,8 @@ from typing import Any
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from ratings.systems import BadInput, rate_json, ufgo
+from ratings.systems import BadInput, rate_json
+from ratings.systems.ufgo import rating as ufgo
 
 from .examples import load_examples
 from .fuzzing import JSON_VALUES, mutated_copy

@@ -2,7 +2,7 @@
 
 Spec: `shared/spec/orr.md`, Part B (normative), decisions D1-D27, contract
 mapping in Part D. The newcomer formulas (Kt, corridor, estimates) live in
-`orr_newcomers.py`, the reading of `params` and `history` in `orr_input.py`;
+`newcomers.py`, the reading of `params` and `history` in `inputs.py`;
 this module decides who is what, runs the standard algorithm (B.7) and hands
 back the unsettled state (B.8).
 
@@ -32,7 +32,7 @@ from ratings.systems.model import (
     PlayerOutput,
     RatingSystem,
 )
-from ratings.systems.orr_input import (
+from ratings.systems.orr.inputs import (
     DEFAULT_PARAMS,
     Carried,
     carried_state,
@@ -42,7 +42,7 @@ from ratings.systems.orr_input import (
     read_settings,
     to_float,
 )
-from ratings.systems.orr_newcomers import (
+from ratings.systems.orr.newcomers import (
     Corridor,
     Estimate,
     RatedShowing,

@@ -27,7 +27,7 @@ from ratings.systems.model import (
     PlayerOutput,
     RatingSystem,
 )
-from ratings.systems.rivne_input import DEFAULT_PARAMS, Params, flag_of, parse_params
+from ratings.systems.rivne.inputs import DEFAULT_PARAMS, Params, flag_of, parse_params
 
 # --- Published tables and constants --------------------------------------------
 

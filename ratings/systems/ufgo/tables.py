@@ -8,7 +8,7 @@ import bisect
 import math
 from fractions import Fraction
 
-from ratings.systems.ufgo_rules import Exact
+from ratings.systems.ufgo.rules import Exact
 
 # Table 2 (4.2): (upper end of the integer R12 band, K1 of the lower-rated player
 # in hundredths); the higher-rated player gets 1 − K1. Beyond 735: 0 and 1.

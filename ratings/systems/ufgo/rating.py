@@ -6,8 +6,8 @@ and the anomaly rules (4.4-4.7, 5.4) that restart the whole event from raised
 start ratings until nobody is anomalous. All arithmetic is exact (B2): inside a
 calculation ratings are integers in a common unit (a tenth, or finer when a start
 rating has more decimals), elsewhere `Fraction`s. The grade rules (section 2, 1.7)
-live in `ufgo_grades`, the published tables 2-5 and their lookups in `ufgo_tables`,
-the parameters in `ufgo_rules`.
+live in `grades`, the published tables 2-5 and their lookups in `tables`,
+the parameters in `rules` (modules of this package).
 """
 
 from __future__ import annotations
@@ -26,9 +26,9 @@ from ratings.systems.model import (
     PlayerOutput,
     RatingSystem,
 )
-from ratings.systems.ufgo_grades import t1_start
-from ratings.systems.ufgo_rules import DEFAULT_PARAMS, Exact, Rules, exact, make_rules
-from ratings.systems.ufgo_tables import (
+from ratings.systems.ufgo.grades import t1_start
+from ratings.systems.ufgo.rules import DEFAULT_PARAMS, Exact, Rules, exact, make_rules
+from ratings.systems.ufgo.tables import (
     EXTRA_POINTS_LIMIT,
     LOSS_BELOW_100,
     WIN_BELOW_100,
@@ -37,11 +37,11 @@ from ratings.systems.ufgo_tables import (
     t4,
     t5,
 )
-from ratings.systems.ufgo_tables import TABLE2 as TABLE2  # also read as `ufgo.TABLE2`
-from ratings.systems.ufgo_tables import TABLE3 as TABLE3
-from ratings.systems.ufgo_tables import TABLE4 as TABLE4
-from ratings.systems.ufgo_tables import TABLE5 as TABLE5
-from ratings.systems.ufgo_tables import k1 as k1
+from ratings.systems.ufgo.tables import TABLE2 as TABLE2
+from ratings.systems.ufgo.tables import TABLE3 as TABLE3
+from ratings.systems.ufgo.tables import TABLE4 as TABLE4
+from ratings.systems.ufgo.tables import TABLE5 as TABLE5
+from ratings.systems.ufgo.tables import k1 as k1
 
 BOUNDARY = 100  # section 5
 BOUNDARY_RATIO = 10  # 5.5: one point below 100 = ten points at or above 100
