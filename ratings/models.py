@@ -233,6 +233,10 @@ class RatingHistory(models.Model):
     # What happened to him, in the system's words, when it is not a plain rating change
     # (a UFGO player kept by the time-control rule, a UFGO anomaly restart).
     note = models.CharField(_("note"), max_length=200, blank=True)
+    # A digest of the other columns as the recompute wrote them (ratings.recompute.
+    # history_write): a recompute rewrites only rows whose digest changed. Null (any row
+    # written or edited elsewhere) never matches, so such a row is always rewritten.
+    fingerprint = models.BigIntegerField(null=True, blank=True, editable=False)
 
     class Meta:
         ordering = ["rating_list", "sequence", "member"]
