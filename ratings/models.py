@@ -202,8 +202,14 @@ class RatingEntry(models.Model):
 class RatingHistory(models.Model):
     """One rated tournament of one member in one list: what came in, what the engine said."""
 
-    rating_list = models.ForeignKey(RatingList, on_delete=models.CASCADE, related_name="history")
-    member = models.ForeignKey(Member, on_delete=models.CASCADE, related_name="rating_history")
+    # No index of their own on these two: the unique key (list, member, tournament) and
+    # the indexes below start with them, and every index costs each row a recompute writes.
+    rating_list = models.ForeignKey(
+        RatingList, on_delete=models.CASCADE, related_name="history", db_index=False
+    )
+    member = models.ForeignKey(
+        Member, on_delete=models.CASCADE, related_name="rating_history", db_index=False
+    )
     tournament = models.ForeignKey(
         Tournament, on_delete=models.CASCADE, related_name="rating_history"
     )
