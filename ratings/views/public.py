@@ -14,6 +14,7 @@ from django.urls import reverse
 from django.utils.html import format_html
 from django.utils.safestring import mark_safe
 from django.utils.text import slugify
+from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 
 from clubsite.numbers import MAX_ID, int_or_none
@@ -50,8 +51,10 @@ def rating_lists(request: HttpRequest) -> HttpResponse:
 
 
 def _filtered_table(
-    request: HttpRequest, rating_list: RatingList, *, paginate: bool = True
+    request: HttpRequest, rating_list: RatingList, *, paginate: bool = True, keys_only: bool = False
 ) -> tuple[RatingEntryFilter, RatingEntryTable]:
+    """The filter and the sorted, paged table. `keys_only`: the page holds entries with
+    only their id, rating and rank (see `selectors.entries_of_page`)."""
     filterset = RatingEntryFilter(
         request.GET,
         queryset=selectors.rating_entries(rating_list),
@@ -59,7 +62,10 @@ def _filtered_table(
         countries=selectors.rating_list_countries(rating_list),
         clubs=selectors.rating_list_clubs(rating_list),
     )
-    table = RatingEntryTable(selectors.with_rank(filterset.qs), system=rating_list.system)
+    entries = filterset.qs
+    if keys_only:
+        entries = entries.select_related(None).only("id", "rating")
+    table = RatingEntryTable(selectors.with_rank(entries), system=rating_list.system)
     query = sorted((k, v) for k, v in request.GET.lists() if k not in ("page", "sort", "per_page"))
     count_key = selectors.list_version_key(rating_list, "count", query, filters.today())
     configure_table(request, table, per_page=_per_page(request) if paginate else None,
@@ -69,8 +75,13 @@ def _filtered_table(
 
 def rating_list(request: HttpRequest, slug: str) -> HttpResponse:
     the_list = _list_or_404(slug)
-    filterset, table = _filtered_table(request, the_list)
+    # Past page 1 the page is found on the entries' keys first (the rows it skips need no
+    # member or club); page 1 skips nothing, and one query reads it whole.
+    deep = (int_or_none(request.GET.get("page"), minimum=1, maximum=MAX_ID) or 1) > 1
+    filterset, table = _filtered_table(request, the_list, keys_only=deep)
     records = list(table.page.object_list.data) if table.page else []
+    if deep:
+        records = selectors.entries_of_page(the_list, records)
     for record in records:
         record.shown = format_rating(record.rating, the_list.system, record.provisional)
     list_counts.mark_inactive(records, filters.today())
@@ -88,6 +99,11 @@ def rating_list(request: HttpRequest, slug: str) -> HttpResponse:
             "rating_list": the_list,
             "system_title": _system_title(the_list),
             "filter": filterset,
+            # The filter form drawn once per list version, language and query (crispy
+            # forms take a third of the page's time): see the template's cache tag.
+            "form_key": selectors.list_version_key(
+                the_list, "filter-form", get_language(), sorted(query.lists())
+            ),
             "table": table,
             "records": records,
             "headers": sort_headers(request, table, numeric=("rank", "rating", "tournaments")),
