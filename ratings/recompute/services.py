@@ -12,11 +12,13 @@ from __future__ import annotations
 import datetime as dt
 import gc
 import logging
+import os
 import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 
 from celery import signature
+from django.conf import settings
 from django.db import connection, transaction
 from django.db.models import F
 from django.db.models.functions import Coalesce, Least
@@ -140,6 +142,16 @@ def rating_list_recompute(
         RatingList.objects.filter(pk=rating_list_id).update(state=RatingList.State.WAITING)
         recompute_enqueue(rating_list_id=rating_list_id, trigger="request during a run")
     return run
+
+
+def recompute_priority_lower() -> int:
+    """Lower this process's CPU priority by `settings.RECOMPUTE_NICENESS` (os.nice; it
+    cannot be raised back): for the Celery worker's processes and `manage.py recompute
+    --nice`, never for a web worker. Readers never wait on a recompute's locks, but on a
+    2-core machine they wait for a core; the kernel then serves them first. Returns the
+    new niceness."""
+    niceness = max(0, int(getattr(settings, "RECOMPUTE_NICENESS", 0)))
+    return os.nice(niceness) if hasattr(os, "nice") else 0
 
 
 @contextmanager
