@@ -38,6 +38,13 @@ def tournament_public_list() -> QuerySet[Tournament]:
     )
 
 
+def tournaments_in_order(ids: list[int]) -> list[Tournament]:
+    """These public tournaments read whole (as `tournament_public_list` gives them), in
+    this order."""
+    found = tournament_public_list().in_bulk(ids)
+    return [found[pk] for pk in ids if pk in found]
+
+
 def tournaments_recent_rated(limit: int = 8) -> QuerySet[Tournament]:
     return tournament_public_list().filter(status=Tournament.Status.APPROVED)[:limit]
 
