@@ -31,7 +31,7 @@ from ratings import selectors
 from ratings.display.formatting import format_change, format_expectation, format_rating
 from ratings.display.system_titles import system_title
 from ratings.models import PublishedList, RatingList
-from ratings.views import calculator_links, filters, list_counts
+from ratings.views import calculator_links, filters, history_rows, list_counts
 from ratings.views.filters import RatingEntryFilter
 from ratings.views.pagination import CachedCountPaginator
 from ratings.views.tables import RatingEntryTable, SnapshotTable, csv_header, csv_row
@@ -286,6 +286,10 @@ def player_detail(request: HttpRequest, pk: int) -> HttpResponse:
         raise Http404 from error
     profile = selectors.player_profile(member)
     _decorate(profile)
+    labels = history_rows.RowLabels.make(member.pk)
+    for section in profile.sections:
+        for line in section.lines:
+            line.row_html = history_rows.history_row_html(line, labels)
     _decorate_h2h(profile)
     versus = None
     versus_games = None
