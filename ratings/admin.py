@@ -48,6 +48,12 @@ class RatingHistoryAdmin(admin.ModelAdmin):
     raw_id_fields = ["member", "tournament"]
     date_hierarchy = "date"
 
+    def save_model(self, request, obj, form, change) -> None:  # noqa: ANN001
+        # A row edited by hand no longer matches its fingerprint: the next recompute
+        # that reaches it rewrites it (ratings.recompute.history_write).
+        obj.fingerprint = None
+        super().save_model(request, obj, form, change)
+
 
 @admin.register(RecomputeRun)
 class RecomputeRunAdmin(admin.ModelAdmin):

@@ -202,8 +202,14 @@ class RatingEntry(models.Model):
 class RatingHistory(models.Model):
     """One rated tournament of one member in one list: what came in, what the engine said."""
 
-    rating_list = models.ForeignKey(RatingList, on_delete=models.CASCADE, related_name="history")
-    member = models.ForeignKey(Member, on_delete=models.CASCADE, related_name="rating_history")
+    # No index of their own on these two: the unique key (list, member, tournament) and
+    # the indexes below start with them, and every index costs each row a recompute writes.
+    rating_list = models.ForeignKey(
+        RatingList, on_delete=models.CASCADE, related_name="history", db_index=False
+    )
+    member = models.ForeignKey(
+        Member, on_delete=models.CASCADE, related_name="rating_history", db_index=False
+    )
     tournament = models.ForeignKey(
         Tournament, on_delete=models.CASCADE, related_name="rating_history"
     )
@@ -233,6 +239,10 @@ class RatingHistory(models.Model):
     # What happened to him, in the system's words, when it is not a plain rating change
     # (a UFGO player kept by the time-control rule, a UFGO anomaly restart).
     note = models.CharField(_("note"), max_length=200, blank=True)
+    # A digest of the other columns as the recompute wrote them (ratings.recompute.
+    # history_write): a recompute rewrites only rows whose digest changed. Null (any row
+    # written or edited elsewhere) never matches, so such a row is always rewritten.
+    fingerprint = models.BigIntegerField(null=True, blank=True, editable=False)
 
     class Meta:
         ordering = ["rating_list", "sequence", "member"]

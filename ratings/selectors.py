@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import datetime as dt
 from collections import defaultdict
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -51,6 +52,22 @@ def rating_entries(rating_list: RatingList) -> QuerySet[RatingEntry]:
             "member__club__id", "member__club__name", "member__club__slug",
         )
     )  # fmt: skip
+
+
+def entries_of_page(rating_list: RatingList, page: Iterable[RatingEntry]) -> list[RatingEntry]:
+    """The page's entries read whole (member and club), in the page's order, with its ranks.
+
+    The page itself is found on the entries alone: a deep page skips thousands of rows,
+    and joining each of them to its member and club cost a page 400 of the EGD list
+    60 ms; its fifty rows are then read by key."""
+    keys = [(entry.pk, entry.rank) for entry in page]
+    whole = rating_entries(rating_list).in_bulk([pk for pk, _rank in keys])
+    rows = []
+    for pk, rank in keys:
+        entry = whole[pk]
+        entry.rank = rank
+        rows.append(entry)
+    return rows
 
 
 def with_rank(entries: QuerySet[RatingEntry]) -> QuerySet[RatingEntry]:

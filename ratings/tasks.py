@@ -5,7 +5,7 @@ from __future__ import annotations
 from smtplib import SMTPException
 
 from celery import Task, shared_task
-from celery.signals import worker_ready
+from celery.signals import worker_process_init, worker_ready
 
 from ratings import mail
 from ratings.recompute import services
@@ -60,3 +60,9 @@ def send_tournament_event_mail(self: Task, log_id: int) -> int:
         return mail.tournament_event_mail_send(log_id=log_id, wait_for_ratings=not last_try)
     except mail.RatingsPending as pending:
         raise self.retry(countdown=MAIL_WAIT_SECONDS, exc=pending) from pending
+
+
+@worker_process_init.connect
+def _lower_priority(**_: object) -> None:
+    """The worker's processes run recomputes: below the web workers (RECOMPUTE_NICENESS)."""
+    services.recompute_priority_lower()

@@ -5,6 +5,9 @@
 # Locust (requirements-dev.txt). Prints requests/s and p50/p95/p99 of both phases.
 #
 #   DATABASE_URL=postgres://… ./scripts/loadtest.sh [users=30] [seconds=60] [list=bench-egd]
+#
+# LOADTEST_NICE=1 runs the recompute below the web workers' priority, as the Celery worker's
+# processes do in production (settings.RECOMPUTE_NICENESS); unset, at the same priority.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 users="${1:-30}"
@@ -44,7 +47,7 @@ PY
 echo "load test: ${users} users, ${seconds} s per phase, gunicorn 4 workers, list ${list}"
 phase quiet
 started=$(date +%s.%N)
-python manage.py recompute "$list" >"${out}/recompute.log" 2>&1 &
+python manage.py recompute ${LOADTEST_NICE:+--nice} "$list" >"${out}/recompute.log" 2>&1 &
 recompute_pid=$!
 phase during-recompute
 wait "$recompute_pid" && status=ok || status=failed

@@ -6,6 +6,7 @@ from tournaments.models import (
     Participant,
     RoundSeat,
     Tournament,
+    TournamentCounts,
     TournamentLog,
 )
 
@@ -131,3 +132,20 @@ class MemberProposalAdmin(ViewOnlyAdmin):
     list_filter = ["field"]
     search_fields = ["member__family_name", "tournament__name", "value"]
     list_select_related = ["member", "tournament", "proposed_by"]
+
+
+@admin.register(TournamentCounts)
+class TournamentCountsAdmin(admin.ModelAdmin):
+    """Kept by database triggers on the participants: shown, never edited."""
+
+    list_display = ["tournament", "players"]
+    list_select_related = ["tournament"]
+
+    def has_add_permission(self, request, obj=None) -> bool:  # noqa: ANN001
+        return False
+
+    def has_change_permission(self, request, obj=None) -> bool:  # noqa: ANN001
+        return False
+
+    def has_delete_permission(self, request, obj=None) -> bool:  # noqa: ANN001
+        return False

@@ -159,6 +159,10 @@ FILE_UPLOAD_MAX_MEMORY_SIZE = 5 * 1024 * 1024
 # Eager mode still builds a producer, and an empty URL makes kombu warn "No hostname was
 # supplied" on every approval: the in-memory transport stands in (named host, or kombu
 # warns the same for memory://), and nothing is sent.
+# The Celery worker's processes (and `manage.py recompute --nice`) run this much lower than
+# the web workers (os.nice): a full recompute takes a core for tens of seconds, and on a
+# small machine pages should get the CPU first (issue 18). 0 leaves the priority alone.
+RECOMPUTE_NICENESS = env.int("RECOMPUTE_NICENESS", default=10)
 CELERY_TASK_ALWAYS_EAGER = not env("CELERY_BROKER_URL", default="")
 CELERY_BROKER_URL = env("CELERY_BROKER_URL", default="") or "memory://localhost/"
 CELERY_TASK_EAGER_PROPAGATES = False

@@ -5,6 +5,7 @@ list's published grades. Raw driver rows where a million games pass through."""
 from __future__ import annotations
 
 import datetime as dt
+import json
 from collections import defaultdict
 from collections.abc import Iterable
 from typing import Any
@@ -81,20 +82,20 @@ def _states(
     totals = earlier.values("member_id").annotate(
         n=Count("id"), g=Sum("games_count"), best=Max("grade"), last=Max("date")
     )
-    for row in totals:
-        states[row["member_id"]] = MemberState(
-            tournaments=row["n"],
-            games=row["g"] or 0,
-            best_grade=rank_of(row["best"]),
-            last_played=row["last"],
+    for member_id, n, games, best, last in _fast_rows(
+        totals.values_list("member_id", "n", "g", "best", "last")
+    ):
+        states[member_id] = MemberState(
+            tournaments=n, games=games or 0, best_grade=rank_of(best), last_played=last
         )
     latest = earlier.order_by("member_id", "-sequence")
     if connection.vendor == "postgresql":
         latest = latest.distinct("member_id")
     fields = ("member_id", "sequence", "after", "rated", "provisional", "history", "list_grade")
-    for member_id, sequence, after, _rated, provisional, history, list_grade in latest.values_list(
-        *fields
-    ).iterator(chunk_size=5000):
+    raw_json = connection.vendor == "postgresql"  # _fast_rows gives JSON as its text there
+    for member_id, sequence, after, _rated, provisional, history, list_grade in _fast_rows(
+        latest.values_list(*fields)
+    ):
         state = states[member_id]
         if state.last_sequence:  # SQLite: rows after the first of a member are older
             continue
@@ -102,9 +103,18 @@ def _states(
         # A row not rated may still carry his rating on (a UFGO player kept by 1.7).
         state.rating = after
         state.provisional = provisional
-        state.history = history
+        state.history = json.loads(history) if raw_json and history is not None else history
         state.grade = rank_of(list_grade)
     return states
+
+
+def _fast_rows(queryset: Any) -> Iterable[tuple[Any, ...]]:
+    """A `values_list` query's rows: on PostgreSQL as the driver returns them (dates as
+    dates, grades as ranks, JSON as text), without Django's per-row converters; elsewhere
+    (SQLite returns dates as text) through them."""
+    if connection.vendor == "postgresql":
+        return _raw_rows(queryset)
+    return queryset.iterator(chunk_size=5000)
 
 
 def last_sequence_before(rating_list: RatingList, day: dt.date) -> int:

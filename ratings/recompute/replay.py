@@ -225,11 +225,13 @@ def _event_input(
     system_code = rating_list.system
     go = system_code in rules.GO_SYSTEMS
     player_ids = sorted({m for g in games for m in g[1:3]})
+    ids = {m: str(m) for m in player_ids}
+    t_id = tournament.pk
     players = []
     for member_id in player_ids:
         state = states.get(member_id)
         birth, fide, member_grade = members[member_id]
-        grade_rank, declared = professed.get((tournament.pk, member_id), (None, None))
+        grade_rank, declared = professed.get((t_id, member_id), (None, None))
         grade_rank = _grade_when_not_given(system_code, grade_rank, state, member_grade)
         rating = state.rating if state is not None else None
         if rating is None and (state is None or state.history is None):
@@ -241,7 +243,7 @@ def _event_input(
             )
         players.append(
             Player(
-                id=str(member_id),
+                id=ids[member_id],
                 rating=rating,
                 grade=grade_of(grade_rank) if go else None,
                 best_grade=grade_of(state.best_grade)
@@ -251,14 +253,9 @@ def _event_input(
                 history=state.history if state is not None else None,
             )
         )
+    # Game(round, white, black, result, handicap), positionally: a million of them.
     engine_games = tuple(
-        Game(
-            round=r,
-            white=str(w),
-            black=str(b),
-            result=result,  # type: ignore[arg-type]
-            handicap=handicap if go else 0,
-        )
+        Game(r, ids[w], ids[b], result, handicap if go else 0)  # type: ignore[arg-type]
         for r, w, b, result, handicap in games
     )
     return EventInput(
@@ -293,7 +290,9 @@ def _apply(
     """Turn the engine's answer into history rows and move every player's state on
     (except those `kept` where the baseline has them)."""
     states = outcome.states
-    befores = {p.id: p.before for p in output.players}
+    # The opponent's columns of each breakdown game: his id as a number, his start.
+    opponents = {p.id: (int(p.id), p.before) for p in output.players}
+    t_id, day = tournament.pk, tournament.end_date
     floating_grades = rules.has_floating_grades(rating_list.system)
     system = rating_list.system
     starts = {p.id: p.rating for p in event_input.players}
@@ -302,7 +301,9 @@ def _apply(
         member_id = int(result.id)
         if member_id in kept:
             continue
-        state = states.setdefault(member_id, MemberState())
+        state = states.get(member_id)
+        if state is None:  # not `setdefault`: that builds a state for every player
+            state = states[member_id] = MemberState()
         rating_in = state.rating
         if rules.debut_not_kept(system, rating_in=rating_in, history=state.history, result=result):
             continue  # orr.md D15: a zero-score debut is neither stored nor counted
@@ -317,7 +318,7 @@ def _apply(
             note = rules.KEPT_BY_TIME_CONTROL
         elif result.anomalous:
             note = rules.anomaly_note(system)
-        grade_rank, _declared = professed.get((tournament.pk, member_id), (None, None))
+        grade_rank, _declared = professed.get((t_id, member_id), (None, None))
         birth, _fide, member_grade = members[member_id]
         grade_rank = _grade_when_not_given(system, grade_rank, state, member_grade)
         rating_now = after if rated else rating_in
@@ -335,8 +336,8 @@ def _apply(
             list_rank = grade_rank if grade_rank is not None else state.grade
         row = HistoryRow(
             member_id=member_id,
-            tournament_id=tournament.pk,
-            date=tournament.end_date,
+            tournament_id=t_id,
+            date=day,
             sequence=sequence,
             rating_in=rating_in,
             before=before,
@@ -352,17 +353,10 @@ def _apply(
             klass=verdict.klass or "",
             note=note,
             history=result.history,
-            breakdown=[
-                {
-                    "round": g.round,
-                    "opponent": int(g.opponent),
-                    "opponent_rating": befores[g.opponent],
-                    "score": g.score,
-                    "expected": g.expected,
-                    "change": g.change,
-                }
+            breakdown=tuple(
+                (g.round, *opponents[g.opponent], g.score, g.expected, g.change)
                 for g in result.games
-            ],
+            ),
         )
         outcome.rows.append(row)
         outcome.touched.add(member_id)
@@ -374,7 +368,7 @@ def _apply(
         state.grade = row.list_grade
         state.tournaments += 1
         state.games += len(result.games)
-        state.last_played = tournament.end_date
+        state.last_played = day
         state.last_sequence = sequence
 
 

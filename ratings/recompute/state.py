@@ -26,7 +26,13 @@ class MemberState:
     from_baseline: bool = False  # the list's baseline names him (he keeps an entry)
 
 
-@dataclass
+# One game of a history row's breakdown, as a tuple in this order (JSON objects with these
+# keys in the database): a replay builds two million of them at EGD scale.
+BREAKDOWN_FIELDS = ("round", "opponent", "opponent_rating", "score", "expected", "change")
+BreakdownGame = tuple[int, int, float | None, float, float | None, float]
+
+
+@dataclass(slots=True)
 class HistoryRow:
     member_id: int
     tournament_id: int
@@ -46,7 +52,7 @@ class HistoryRow:
     klass: str
     note: str
     history: Any
-    breakdown: list[dict[str, Any]]
+    breakdown: tuple[BreakdownGame, ...]  # BREAKDOWN_FIELDS of each game
 
 
 @dataclass

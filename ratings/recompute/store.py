@@ -10,16 +10,12 @@ from django.db import connection
 
 from ratings.models import ListTournament, RatingEntry, RatingHistory, RatingList
 from ratings.recompute import rules
-from ratings.recompute.bulk import as_json, breakdown_json, insert_rows, merge_rows
+from ratings.recompute.bulk import as_json, insert_rows, merge_rows
+from ratings.recompute.history_write import history_write
 from ratings.recompute.reads import states_before
 from ratings.recompute.state import MemberState, ReplayOutcome
 from ratings.systems.grades import Grade
 
-HISTORY_COLUMNS = [
-    "member_id", "tournament_id", "date", "sequence", "rating_in", "before", "after", "change",
-    "games_count", "rated", "provisional", "anomalous", "reset", "grade", "list_grade",
-    "klass", "note", "history", "breakdown",
-]  # fmt: skip
 ENTRY_COLUMNS = [
     "rating_list_id", "member_id", "rating", "rated", "provisional", "grade", "best_grade",
     "tournaments", "games", "last_played", "active_until", "history",
@@ -29,42 +25,10 @@ ENTRY_COLUMNS = [
 def outcome_store(rating_list: RatingList, outcome: ReplayOutcome, *, read_at: dt.datetime) -> int:
     """Replace the history from the replay's date on and refresh the live entries.
     Returns how many rows were written (PostgreSQL writes only the rows that changed)."""
-    history_rows = (
-        (
-            rating_list.pk,
-            *(getattr(row, name) for name in HISTORY_COLUMNS[:-2]),
-            as_json(row.history),
-            breakdown_json(row.breakdown),
-        )
-        for row in outcome.rows
-    )
     scope = outcome.scope  # None: every row from the date; else a cone replay's tournaments
-    if connection.vendor == "postgresql":
-        condition, params = (
-            "t.rating_list_id = %s AND t.date >= %s",
-            [
-                rating_list.pk,
-                outcome.from_date,
-            ],
-        )
-        if scope is not None:
-            condition, params = condition + " AND t.tournament_id = ANY(%s)", [*params, scope]
-        removed, written = merge_rows(
-            RatingHistory,
-            ["rating_list_id", *HISTORY_COLUMNS],
-            history_rows,
-            key=("rating_list_id", "member_id", "tournament_id"),
-            scope=condition,
-            params=params,
-        )
-        affected = {member_id for _list, member_id, _tournament in removed}
-    else:
-        stale = RatingHistory.objects.filter(rating_list=rating_list, date__gte=outcome.from_date)
-        if scope is not None:
-            stale = stale.filter(tournament_id__in=scope)
-        affected = set(stale.values_list("member_id", flat=True))
-        written = stale.delete()[0]
-        written += insert_rows(RatingHistory, ["rating_list_id", *HISTORY_COLUMNS], history_rows)
+    affected, written = history_write(
+        rating_list.pk, outcome.rows, from_date=outcome.from_date, tournament_ids=scope
+    )
     affected |= outcome.touched | outcome.restarted
     written += _move_sequences(rating_list, outcome.sequences)
     # Players who lost tournaments from the date on but play none in the replay (a table

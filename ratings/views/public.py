@@ -14,6 +14,7 @@ from django.urls import reverse
 from django.utils.html import format_html
 from django.utils.safestring import mark_safe
 from django.utils.text import slugify
+from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 
 from clubsite.numbers import MAX_ID, int_or_none
@@ -30,7 +31,7 @@ from ratings import selectors
 from ratings.display.formatting import format_change, format_expectation, format_rating
 from ratings.display.system_titles import system_title
 from ratings.models import PublishedList, RatingList
-from ratings.views import calculator_links, filters, list_counts
+from ratings.views import calculator_links, filters, history_rows, list_counts
 from ratings.views.filters import RatingEntryFilter
 from ratings.views.pagination import CachedCountPaginator
 from ratings.views.tables import RatingEntryTable, SnapshotTable, csv_header, csv_row
@@ -50,8 +51,10 @@ def rating_lists(request: HttpRequest) -> HttpResponse:
 
 
 def _filtered_table(
-    request: HttpRequest, rating_list: RatingList, *, paginate: bool = True
+    request: HttpRequest, rating_list: RatingList, *, paginate: bool = True, keys_only: bool = False
 ) -> tuple[RatingEntryFilter, RatingEntryTable]:
+    """The filter and the sorted, paged table. `keys_only`: the page holds entries with
+    only their id, rating and rank (see `selectors.entries_of_page`)."""
     filterset = RatingEntryFilter(
         request.GET,
         queryset=selectors.rating_entries(rating_list),
@@ -59,7 +62,10 @@ def _filtered_table(
         countries=selectors.rating_list_countries(rating_list),
         clubs=selectors.rating_list_clubs(rating_list),
     )
-    table = RatingEntryTable(selectors.with_rank(filterset.qs), system=rating_list.system)
+    entries = filterset.qs
+    if keys_only:
+        entries = entries.select_related(None).only("id", "rating")
+    table = RatingEntryTable(selectors.with_rank(entries), system=rating_list.system)
     query = sorted((k, v) for k, v in request.GET.lists() if k not in ("page", "sort", "per_page"))
     count_key = selectors.list_version_key(rating_list, "count", query, filters.today())
     configure_table(request, table, per_page=_per_page(request) if paginate else None,
@@ -69,8 +75,13 @@ def _filtered_table(
 
 def rating_list(request: HttpRequest, slug: str) -> HttpResponse:
     the_list = _list_or_404(slug)
-    filterset, table = _filtered_table(request, the_list)
+    # Past page 1 the page is found on the entries' keys first (the rows it skips need no
+    # member or club); page 1 skips nothing, and one query reads it whole.
+    deep = (int_or_none(request.GET.get("page"), minimum=1, maximum=MAX_ID) or 1) > 1
+    filterset, table = _filtered_table(request, the_list, keys_only=deep)
     records = list(table.page.object_list.data) if table.page else []
+    if deep:
+        records = selectors.entries_of_page(the_list, records)
     for record in records:
         record.shown = format_rating(record.rating, the_list.system, record.provisional)
     list_counts.mark_inactive(records, filters.today())
@@ -88,6 +99,11 @@ def rating_list(request: HttpRequest, slug: str) -> HttpResponse:
             "rating_list": the_list,
             "system_title": _system_title(the_list),
             "filter": filterset,
+            # The filter form drawn once per list version, language and query (crispy
+            # forms take a third of the page's time): see the template's cache tag.
+            "form_key": selectors.list_version_key(
+                the_list, "filter-form", get_language(), sorted(query.lists())
+            ),
             "table": table,
             "records": records,
             "headers": sort_headers(request, table, numeric=("rank", "rating", "tournaments")),
@@ -271,6 +287,10 @@ def player_detail(request: HttpRequest, pk: int) -> HttpResponse:
         raise Http404 from error
     profile = selectors.player_profile(member)
     _decorate(profile)
+    labels = history_rows.RowLabels.make(member.pk)
+    for section in profile.sections:
+        for line in section.lines:
+            line.row_html = history_rows.history_row_html(line, labels)
     _decorate_h2h(profile)
     versus = None
     versus_games = None

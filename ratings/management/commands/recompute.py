@@ -3,7 +3,7 @@ import datetime as dt
 from django.core.management.base import BaseCommand, CommandError
 
 from ratings.models import RatingList
-from ratings.recompute.services import rating_list_recompute
+from ratings.recompute.services import rating_list_recompute, recompute_priority_lower
 
 
 class Command(BaseCommand):
@@ -12,8 +12,16 @@ class Command(BaseCommand):
     def add_arguments(self, parser):
         parser.add_argument("slug")
         parser.add_argument("--from", dest="from_date", type=dt.date.fromisoformat)
+        parser.add_argument(
+            "--nice",
+            action="store_true",
+            help="run below the web workers' priority, as the Celery worker does "
+            "(settings.RECOMPUTE_NICENESS)",
+        )
 
-    def handle(self, *args, slug, from_date, **options):
+    def handle(self, *args, slug, from_date, nice=False, **options):
+        if nice:
+            recompute_priority_lower()
         try:
             rating_list = RatingList.objects.get(slug=slug)
         except RatingList.DoesNotExist as error:

@@ -1,0 +1,114 @@
+"""The recompute rewrites only the history rows whose fingerprint changed (issue 18)."""
+
+from __future__ import annotations
+
+import dataclasses
+import datetime as dt
+import os
+import random
+import subprocess
+import sys
+
+import pytest
+from django.db import connection
+
+from ratings.models import RatingHistory
+from ratings.recompute.history_write import fingerprint
+from ratings.recompute.services import rating_list_recompute
+from ratings.recompute.state import HistoryRow
+from ratings.submissions.services import tournament_approve_and_rate
+from tests.factories import ClubFactory, RatingListFactory
+from tests.pipeline.builders import members, staff_user, submitted
+from tests.pipeline.builders import tournament_with_games as table
+from tests.pipeline.test_cone_replay import every_column
+
+ROW = HistoryRow(
+    member_id=7, tournament_id=9, date=dt.date(2024, 5, 1), sequence=3, rating_in=1500.25,
+    before=1500.25, after=1512.5, change=12.25, games_count=2, rated=True, provisional=False,
+    anomalous=False, reset=False, grade=20, list_grade=20, klass="A", note="",
+    history={"n": 4}, breakdown=((1, 8, 1480.0, 1.0, 0.47, 8.5), (2, 11, None, 0.5, None, 3.75)),
+)  # fmt: skip
+
+
+def _digest(row: HistoryRow) -> int:
+    return fingerprint(row, None if row.history is None else repr(row.history))
+
+
+def test_the_fingerprint_is_the_same_in_another_process():
+    code = (
+        "import datetime, os, sys; sys.path.insert(0, '.'); import django;"
+        "os.environ.setdefault('DJANGO_SETTINGS_MODULE', 'clubsite.config.settings');"
+        "django.setup();"
+        "from ratings.recompute.history_write import fingerprint;"
+        "from ratings.recompute.state import HistoryRow;"
+        f"row = HistoryRow(**{dataclasses.asdict(ROW)!r});"
+        "row.breakdown = tuple(tuple(g) for g in row.breakdown);"
+        "print(fingerprint(row, repr(row.history)))"
+    )
+    env = {**os.environ, "PYTHONHASHSEED": "12345"}
+    out = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, env=env, check=True
+    )
+    assert int(out.stdout) == _digest(ROW)
+
+
+@pytest.mark.parametrize(
+    "change",
+    [
+        {"date": dt.date(2024, 5, 2)}, {"rating_in": None}, {"before": 1500.0},
+        {"after": 1512.0}, {"change": None}, {"games_count": 3}, {"rated": False},
+        {"provisional": True}, {"anomalous": True}, {"reset": True}, {"grade": 21},
+        {"list_grade": None}, {"klass": "B"}, {"note": "kept"}, {"history": {"n": 5}},
+        {"breakdown": ((1, 8, 1480.0, 1.0, 0.47, 8.5),)},
+        {"breakdown": ((1, 8, 1480.0, 0.0, 0.47, 8.5), (2, 11, None, 0.5, None, 3.75))},
+        {"breakdown": ((1, 8, 1480.0, 1.0, 0.47, 8.5), (2, 12, None, 0.5, None, 3.75))},
+    ],
+)  # fmt: skip
+def test_the_fingerprint_changes_with_every_column_but_the_key(change):
+    assert _digest(dataclasses.replace(ROW, **change)) != _digest(ROW)
+
+
+def test_the_fingerprint_ignores_the_key_and_the_replay_position():
+    same = dataclasses.replace(ROW, member_id=70, tournament_id=90, sequence=30)
+    assert _digest(same) == _digest(ROW)
+
+
+@pytest.mark.django_db
+def test_a_row_changed_elsewhere_is_rewritten_and_unchanged_rows_are_kept():
+    rng = random.Random(4)
+    club = ClubFactory()
+    rating_list = RatingListFactory(system="egf", game="go", slug="fp")
+    pool = members(rng, club, 8)
+    referee = staff_user()
+    for day in (dt.date(2023, 3, 5), dt.date(2023, 6, 4)):
+        tournament = table(rng, club=club, players=pool, system="egf", day=day)
+        submitted(tournament, rating_list)
+        tournament_approve_and_rate(tournament=tournament, by=referee)
+    rating_list_recompute(rating_list_id=rating_list.pk, trigger="t", from_date=dt.date(1900, 1, 1))
+    stored = every_column(rating_list)
+    assert stored[0], "the history is empty"
+    rows = RatingHistory.objects.filter(rating_list=rating_list)
+    assert not rows.filter(fingerprint__isnull=True).exists()
+    # A row edited by hand (its fingerprint cleared, as anything but the recompute leaves
+    # it) comes back as the replay computes it.
+    edited = rows.order_by("pk").first()
+    RatingHistory.objects.filter(pk=edited.pk).update(after=1.0, breakdown=[], fingerprint=None)
+    versions = _row_versions(rating_list)
+    rating_list_recompute(rating_list_id=rating_list.pk, trigger="t", from_date=dt.date(1900, 1, 1))
+    assert every_column(rating_list) == stored
+    if connection.vendor == "postgresql":
+        # Only the edited row was written: every other row is the same row version.
+        after = _row_versions(rating_list)
+        assert {pk for pk in versions if after.get(pk) != versions[pk]} == {edited.pk}
+
+
+def _row_versions(rating_list) -> dict[int, object]:
+    """PostgreSQL: each history row's id and the transaction that wrote its version."""
+    if connection.vendor != "postgresql":
+        return {}
+    with connection.cursor() as cursor:
+        cursor.execute(
+            "SELECT id, xmin::text FROM ratings_ratinghistory WHERE rating_list_id = %s",
+            [rating_list.pk],
+        )
+        return dict(cursor.fetchall())
