@@ -40,6 +40,28 @@ def active_q(today: dt.date) -> Q:
     return Q(active_until__isnull=True) | Q(active_until__gte=today)
 
 
+# A list with at most this many active players finds them by key (see `active_filter`).
+FEW_ACTIVE = 1000
+
+
+def active_filter(rating_list: RatingList, today: dt.date) -> Q:
+    """`active_q`, or for a list where few players are active (one started from an old
+    published list: 10 of 45,000) those players' keys. The planner cannot know how few
+    they are and walks the rating index through every inactive row (15 ms at EGD scale);
+    by key the page reads only them. Cached per list version and day."""
+    key = list_version_key(rating_list, "few-active", today)
+    ids = cache.get(key)
+    if ids is None:
+        found = list(
+            RatingEntry.objects.filter(active_q(today), rating_list=rating_list)
+            .order_by()
+            .values_list("pk", flat=True)[: FEW_ACTIVE + 1]
+        )
+        ids = found if len(found) <= FEW_ACTIVE else "many"
+        cache.set(key, ids, CHOICES_SECONDS)
+    return active_q(today) if ids == "many" else Q(pk__in=ids)
+
+
 def rating_entries(rating_list: RatingList) -> QuerySet[RatingEntry]:
     """The list's rated entries with member and club, ready to filter and sort."""
     return (

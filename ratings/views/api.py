@@ -94,7 +94,7 @@ def api_rating_list(request: HttpRequest, slug: str) -> JsonResponse:
     rating_list = get_object_or_404(RatingList, slug=slug)
     entries = selectors.rating_entries(rating_list)
     if request.GET.get("active") != "all":
-        entries = entries.filter(selectors.active_q(timezone.localdate()))
+        entries = entries.filter(selectors.active_filter(rating_list, timezone.localdate()))
     total = entries.count()
     offset = _int(request.GET.get("offset"), 0, 0, 10**9)
     limit = _int(request.GET.get("limit"), DEFAULT_LIMIT, 1, MAX_LIMIT)

@@ -15,7 +15,7 @@ from clubsite.fields import parse_grade
 from clubsite.models import Club
 from clubsite.widgets import FastSelect
 from ratings.models import RatingList
-from ratings.selectors import active_q, rating_list_club_choices
+from ratings.selectors import active_filter, rating_list_club_choices
 from ratings.systems.grades import ALL_GRADES
 
 GRADE_CHOICES = [(str(g), str(g)) for g in reversed(ALL_GRADES)]
@@ -64,11 +64,12 @@ class RatingEntryFilter(django_filters.FilterSet):
         for name in ("country", "grade_min", "grade_max", "active"):
             field = self.form.fields[name]
             field.widget = FastSelect(choices=field.choices)
-        # The club's options as plain pairs (cached); the field's queryset still checks a
-        # chosen club.
+        # The club's options as plain pairs (cached), read only when the form is drawn (a
+        # list from the EGD names 2,800 clubs, and the drawn form is cached too); the
+        # field's queryset still checks a chosen club.
         club = self.form.fields["club"]
         club.widget = FastSelect(
-            choices=[("", club.empty_label), *rating_list_club_choices(rating_list)]
+            choices=lambda: [("", club.empty_label), *rating_list_club_choices(rating_list)]
         )
 
     def filter_name(self, queryset: QuerySet, name: str, value: str) -> QuerySet:
@@ -101,7 +102,7 @@ class RatingEntryFilter(django_filters.FilterSet):
     def filter_active(self, queryset: QuerySet, name: str, value: str) -> QuerySet:
         if value == "all" or (self.form.cleaned_data.get("q") or "").strip():
             return queryset  # a name search looks at everyone; the inactive are marked
-        return queryset.filter(active_q(today()))
+        return queryset.filter(active_filter(self.rating_list, today()))
 
 
 def today() -> dt.date:

@@ -97,3 +97,38 @@ def test_tournament_list_junk_page(client, db):
             client.get(reverse("tournament_list"), {"page": junk, "per_page": junk}).status_code
             == 200
         )
+
+
+@pytest.mark.parametrize("few_active", [0, 10_000])
+def test_active_players_found_by_key_or_by_filter_show_the_same_pages(
+    client, big_list, monkeypatch, few_active
+):
+    """A list where few are active finds them by key (`selectors.active_filter`); a list
+    where many are, by the filter. Both show the same players, ranks and pages."""
+    import datetime as dt
+
+    from django.core.cache import cache
+
+    from ratings import selectors
+
+    today = dt.date.today()
+    entries = list(
+        RatingEntry.objects.filter(rating_list=big_list)
+        .select_related("member")
+        .order_by("-rating")
+    )
+    for i, entry in enumerate(entries):
+        entry.active_until = today if i % 3 == 0 else today - dt.timedelta(days=1)
+    RatingEntry.objects.bulk_update(entries, ["active_until"])
+    active = [e.member for e in entries[::3]]  # 44 of 130
+    cache.clear()
+    monkeypatch.setattr(selectors, "FEW_ACTIVE", few_active)
+    url = reverse("rating_list", args=["big"])
+    page2 = client.get(url, {"per_page": 25, "page": 2})
+    assert names(page2.content.decode()) == [m.full_name for m in active[25:]]
+    assert page2.context["table"].paginator.count == 44
+    assert [row.record.rank for row in page2.context["table"].page.object_list][:2] == [26, 27]
+    ua = client.get(url, {"per_page": 25, "country": "UA"}).content.decode()
+    assert names(ua) == [m.full_name for m in active if m.country == "UA"][:25]
+    everyone = client.get(url, {"per_page": 25, "active": "all"}).content.decode()
+    assert len(names(everyone)) == 25
