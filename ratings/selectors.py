@@ -193,25 +193,28 @@ def player_profile(member: Member) -> Profile:
         e.rating_list_id: e
         for e in RatingEntry.objects.filter(member=member).select_related("rating_list")
     }
+    # His lists come with his entries (a list he has history in but no entry is read
+    # apart): joining each of two hundred history rows to its list cost more than that.
     history = list(
         RatingHistory.objects.filter(member=member)
-        .select_related("rating_list", "tournament")
+        .select_related("tournament")
         .only(
             "id", "date", "sequence", "rating_in", "before", "after", "change", "games_count",
-            "rated", "provisional", "anomalous", "reset", "grade",
-            "rating_list__id", "rating_list__name", "rating_list__slug", "rating_list__system",
+            "rated", "provisional", "anomalous", "reset", "grade", "rating_list_id",
             "tournament__id", "tournament__name", "tournament__city", "tournament__end_date",
             "tournament__tournament_class", "klass", "note",
         )
-        .order_by("rating_list__name", "date", "sequence")
+        .order_by("date", "sequence")
     )  # fmt: skip
     sections: dict[int, ListSection] = {}
     for entry in entries.values():
         sections[entry.rating_list_id] = ListSection(entry.rating_list, entry)
+    missing = {row.rating_list_id for row in history} - set(sections)
+    for rating_list in RatingList.objects.filter(pk__in=missing) if missing else ():
+        sections[rating_list.pk] = ListSection(rating_list, None)
     for row in history:
-        section = sections.get(row.rating_list_id)
-        if section is None:
-            section = sections[row.rating_list_id] = ListSection(row.rating_list, None)
+        section = sections[row.rating_list_id]
+        row.rating_list = section.rating_list
         section.lines.append(HistoryLine(row, []))
     ordered = sorted(sections.values(), key=lambda s: s.rating_list.name)
     for section in ordered:

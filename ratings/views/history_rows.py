@@ -34,10 +34,12 @@ class RowLabels:
     reset: str
     anomalous: str
     not_rated: str
+    how_computed: str  # the breakdown's link text
 
     @classmethod
     def make(cls, member_pk: int) -> RowLabels:
         return cls(
+            how_computed=_esc(_("How is this rating computed?")),
             tournament_prefix=reverse("tournament_detail", args=[0])[:-2],
             breakdown_prefix=reverse("player_breakdown", args=[member_pk, 0])[:-2],
             how_title=_esc(_("How the change came about")),
@@ -88,3 +90,32 @@ def history_row_html(line: selectors.HistoryLine, labels: RowLabels) -> SafeStri
         f'        <td class="num rating">{_esc(line.after_s)}</td>\n'
         f'        <td class="num">{change}</td>\n      </tr>'
     )
+
+
+def section_rows_html(
+    section: selectors.ListSection, labels: RowLabels, breakdown_head: str
+) -> SafeString:
+    """The history table's body for one list: each line's row and, when its breakdown
+    opens in place, the breakdown row, with the whitespace the template's loop gave."""
+    system_url = _esc(reverse("rating_system", args=[section.rating_list.system]))
+    parts = []
+    for line in section.lines:
+        parts.append(f"\n      {history_row_html(line, labels)}\n      ")
+        if line.games:
+            raised = (
+                f'<p class="small mb-1 raised-start">{_esc(line.raised_s)}</p>'
+                if line.raised_s
+                else ""
+            )
+            parts.append(
+                f'\n      <tr class="breakdown-row" id="bd-{line.row.pk}"><td colspan="7">\n'
+                f"        {raised}\n"
+                f'        <p class="small mb-1"><a class="system-help-link" href="{system_url}">'
+                f"{labels.how_computed}</a></p>\n"
+                f'        <table class="table table-sm breakdown mb-0">\n'
+                f"          <thead>{breakdown_head}</thead>\n"
+                f"          <tbody>{line.games_html}</tbody>\n"
+                f"        </table>\n      </td></tr>\n      "
+            )
+        parts.append("\n    ")
+    return mark_safe("".join(parts))  # noqa: S308 - every value above escaped by _esc
