@@ -195,17 +195,18 @@ def player_profile(member: Member) -> Profile:
     }
     # His lists come with his entries (a list he has history in but no entry is read
     # apart): joining each of two hundred history rows to its list cost more than that.
+    # His tournaments are read by key, once for the history and the grades: joined, the
+    # planner hashed all nine thousand tournaments for each of the two.
     history = list(
         RatingHistory.objects.filter(member=member)
-        .select_related("tournament")
         .only(
             "id", "date", "sequence", "rating_in", "before", "after", "change", "games_count",
             "rated", "provisional", "anomalous", "reset", "grade", "rating_list_id",
-            "tournament__id", "tournament__name", "tournament__city", "tournament__end_date",
-            "tournament__tournament_class", "klass", "note",
+            "tournament_id", "klass", "note",
         )
         .order_by("date", "sequence")
     )  # fmt: skip
+    tournaments = _tournaments({row.tournament_id for row in history})
     sections: dict[int, ListSection] = {}
     for entry in entries.values():
         sections[entry.rating_list_id] = ListSection(entry.rating_list, entry)
@@ -215,6 +216,7 @@ def player_profile(member: Member) -> Profile:
     for row in history:
         section = sections[row.rating_list_id]
         row.rating_list = section.rating_list
+        row.tournament = tournaments[row.tournament_id]
         section.lines.append(HistoryLine(row, []))
     ordered = sorted(sections.values(), key=lambda s: s.rating_list.name)
     for section in ordered:
@@ -241,7 +243,7 @@ def player_profile(member: Member) -> Profile:
         member=member,
         sections=ordered,
         chart=_chart_data(ordered),
-        grade_history=_grade_history(member),
+        grade_history=_grade_history(member, tournaments),
         head_to_head=head_to_head(member),
     )
 
@@ -332,20 +334,38 @@ def _drafts() -> QuerySet[Tournament]:
     return Tournament.objects.filter(status=Tournament.Status.DRAFT).values("pk")
 
 
-def _grade_history(member: Member) -> list[dict[str, Any]]:
-    """The grade he played at, each time it changed (from his tournament entries; a draft
-    is its club's private work, so it says nothing here)."""
+def _tournaments(ids: set[int]) -> dict[int, Tournament]:
+    """Tournaments by key, with what the profile shows of them."""
+    if not ids:
+        return {}
     rows = (
+        Tournament.objects.filter(pk__in=ids)
+        .only("id", "name", "city", "end_date", "tournament_class")
+        .order_by()
+    )
+    return {t.pk: t for t in rows}
+
+
+def _grade_history(
+    member: Member, tournaments: dict[int, Tournament] | None = None
+) -> list[dict[str, Any]]:
+    """The grade he played at, each time it changed (from his tournament entries; a draft
+    is its club's private work, so it says nothing here). `tournaments`: those already
+    read (his rated ones); the others are read by key."""
+    rows = list(
         member.participations.filter(grade__isnull=False)
         .exclude(tournament__in=_drafts())
-        .values_list("grade", "tournament_id", "tournament__name", "tournament__end_date")
-        .order_by("tournament__end_date", "tournament_id")
+        .values_list("grade", "tournament_id")
+        .order_by()  # by the tournaments' dates below
     )
+    known = dict(tournaments or {})
+    known.update(_tournaments({pk for _grade, pk in rows} - set(known)))
+    rows.sort(key=lambda row: (known[row[1]].end_date, row[1]))
     changes: list[dict[str, Any]] = []
-    for grade, pk, name, end_date in rows:  # a regular's 200 rows: no model instances
+    for grade, pk in rows:
         if not changes or changes[-1]["grade"] != grade:
-            tournament = Tournament(pk=pk, name=name, end_date=end_date)
-            changes.append({"grade": grade, "date": end_date, "tournament": tournament})
+            tournament = known[pk]
+            changes.append({"grade": grade, "date": tournament.end_date, "tournament": tournament})
     changes.reverse()
     return changes
 
