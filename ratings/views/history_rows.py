@@ -9,12 +9,15 @@ variables).
 
 from __future__ import annotations
 
+import datetime as dt
 import html
 from dataclasses import dataclass
+from functools import lru_cache
 
 from django.template.defaultfilters import date as date_filter
 from django.urls import reverse
 from django.utils.safestring import SafeString, mark_safe
+from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 
 from ratings import selectors
@@ -22,6 +25,13 @@ from ratings import selectors
 
 def _esc(text: object) -> str:
     return html.escape(str(text), quote=True)
+
+
+@lru_cache(maxsize=8192)
+def _short_date(day: dt.date, language: str | None) -> str:
+    """The `date:"SHORT_DATE_FORMAT"` filter, remembered per date and language (its
+    formatting was half of the rows' time; a tournament's date is on all its players')."""
+    return _esc(date_filter(day, "SHORT_DATE_FORMAT"))
 
 
 @dataclass(frozen=True)
@@ -34,10 +44,14 @@ class RowLabels:
     reset: str
     anomalous: str
     not_rated: str
+    how_computed: str  # the breakdown's link text
+    language: str | None  # the dates' (they are formatted once per language)
 
     @classmethod
     def make(cls, member_pk: int) -> RowLabels:
         return cls(
+            how_computed=_esc(_("How is this rating computed?")),
+            language=get_language(),
             tournament_prefix=reverse("tournament_detail", args=[0])[:-2],
             breakdown_prefix=reverse("player_breakdown", args=[member_pk, 0])[:-2],
             how_title=_esc(_("How the change came about")),
@@ -81,10 +95,39 @@ def history_row_html(line: selectors.HistoryLine, labels: RowLabels) -> SafeStri
     else:
         change = f'<span class="{css}">{shown}</span>'
     return mark_safe(  # noqa: S308 - every value above escaped by _esc
-        f"<tr>\n        <td>{_esc(date_filter(row.date, 'SHORT_DATE_FORMAT'))}</td>\n"
+        f"<tr>\n        <td>{_short_date(row.date, labels.language)}</td>\n"
         f"        <td>{name}</td>\n        <td>{klass}</td>\n"
         f'        <td class="num">{row.games_count}</td>\n'
         f'        <td class="num">{_esc(line.before_s)}</td>\n'
         f'        <td class="num rating">{_esc(line.after_s)}</td>\n'
         f'        <td class="num">{change}</td>\n      </tr>'
     )
+
+
+def section_rows_html(
+    section: selectors.ListSection, labels: RowLabels, breakdown_head: str
+) -> SafeString:
+    """The history table's body for one list: each line's row and, when its breakdown
+    opens in place, the breakdown row, with the whitespace the template's loop gave."""
+    system_url = _esc(reverse("rating_system", args=[section.rating_list.system]))
+    parts = []
+    for line in section.lines:
+        parts.append(f"\n      {history_row_html(line, labels)}\n      ")
+        if line.games:
+            raised = (
+                f'<p class="small mb-1 raised-start">{_esc(line.raised_s)}</p>'
+                if line.raised_s
+                else ""
+            )
+            parts.append(
+                f'\n      <tr class="breakdown-row" id="bd-{line.row.pk}"><td colspan="7">\n'
+                f"        {raised}\n"
+                f'        <p class="small mb-1"><a class="system-help-link" href="{system_url}">'
+                f"{labels.how_computed}</a></p>\n"
+                f'        <table class="table table-sm breakdown mb-0">\n'
+                f"          <thead>{breakdown_head}</thead>\n"
+                f"          <tbody>{line.games_html}</tbody>\n"
+                f"        </table>\n      </td></tr>\n      "
+            )
+        parts.append("\n    ")
+    return mark_safe("".join(parts))  # noqa: S308 - every value above escaped by _esc

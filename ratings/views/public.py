@@ -288,9 +288,9 @@ def player_detail(request: HttpRequest, pk: int) -> HttpResponse:
     profile = selectors.player_profile(member)
     _decorate(profile)
     labels = history_rows.RowLabels.make(member.pk)
+    breakdown_head = _breakdown_head()
     for section in profile.sections:
-        for line in section.lines:
-            line.row_html = history_rows.history_row_html(line, labels)
+        section.rows_html = history_rows.section_rows_html(section, labels, breakdown_head)
     _decorate_h2h(profile)
     versus = None
     versus_games = None
@@ -323,7 +323,6 @@ def player_detail(request: HttpRequest, pk: int) -> HttpResponse:
             else "",
             "h2h_options": h2h_options,
             "player_prefix": reverse("player_detail", args=[0])[:-2],
-            "breakdown_head": _breakdown_head(),
             "tournament_prefix": reverse("tournament_detail", args=[0])[:-2],
             "is_me": request.user.is_authenticated and member.user_id == request.user.pk,
             "nav_active": "ratings",
