@@ -66,6 +66,21 @@ def insert_rows(model: Any, columns: Sequence[str], rows: Iterable[Sequence[Any]
     return count
 
 
+def copy_to_temporary(
+    cursor: Any, name: str, table: str, names: Sequence[str], rows: Iterable[Sequence[Any]]
+) -> None:
+    """PostgreSQL: a temporary table `name` (dropped at COMMIT) shaped like `table`'s
+    columns `names` (quoted), filled with `rows` by COPY."""
+    cursor.execute(f"DROP TABLE IF EXISTS {name}")
+    cursor.execute(
+        f"CREATE TEMPORARY TABLE {name} ON COMMIT DROP AS "
+        f"SELECT {', '.join(names)} FROM {table} WITH NO DATA"
+    )
+    with cursor.cursor.copy(f"COPY {name} ({', '.join(names)}) FROM STDIN") as copy:
+        for row in rows:
+            copy.write_row(row)
+
+
 def merge_rows(
     model: Any,
     columns: Sequence[str],
@@ -92,14 +107,7 @@ def merge_rows(
     values = [n for n, c in zip(names, columns, strict=True) if c not in key]
     on_key = " AND ".join(f"t.{k} = n.{k}" for k in keys)
     with connection.cursor() as cursor:
-        cursor.execute("DROP TABLE IF EXISTS merge_new")
-        cursor.execute(
-            f"CREATE TEMPORARY TABLE merge_new ON COMMIT DROP AS "
-            f"SELECT {', '.join(names)} FROM {table} WITH NO DATA"
-        )
-        with cursor.cursor.copy(f"COPY merge_new ({', '.join(names)}) FROM STDIN") as copy:
-            for row in rows:
-                copy.write_row(row)
+        copy_to_temporary(cursor, "merge_new", table, names, rows)
         cursor.execute("ANALYZE merge_new")
         # The keys to add, found before anything is written: an INSERT that looked for
         # them in the table it fills could scan, for each row, the rows it had just put

@@ -24,7 +24,7 @@ from typing import Any
 from django.db import connection
 
 from ratings.models import RatingHistory
-from ratings.recompute.bulk import as_json, breakdown_json, insert_rows
+from ratings.recompute.bulk import as_json, breakdown_json, copy_to_temporary, insert_rows
 from ratings.recompute.state import HistoryRow
 
 COLUMNS = [
@@ -108,15 +108,7 @@ def history_write(
 
 def _update(cursor: Any, rows: list[tuple]) -> None:
     """Rewrite these rows' values in place (their key stays: no foreign key to check)."""
-    names = ", ".join(COLUMNS)
-    cursor.execute("DROP TABLE IF EXISTS history_changed")
-    cursor.execute(
-        f"CREATE TEMPORARY TABLE history_changed ON COMMIT DROP AS "
-        f"SELECT {names} FROM ratings_ratinghistory WITH NO DATA"
-    )
-    with cursor.cursor.copy(f"COPY history_changed ({names}) FROM STDIN") as copy:
-        for row in rows:
-            copy.write_row(row)
+    copy_to_temporary(cursor, "history_changed", "ratings_ratinghistory", COLUMNS, rows)
     # No ANALYZE: never analysed, the table is estimated from its size, which is enough
     # for this one join on the key (and analysing its JSON columns cost 0.75 s a year back).
     values = [c for c in COLUMNS if c not in ("rating_list_id", "member_id", "tournament_id")]
