@@ -41,14 +41,8 @@ class MemberAdmin(SimpleHistoryAdmin):
     autocomplete_fields = ["club", "user"]
 
 
-@admin.register(Member.history.model)
-class MemberHistoryAdmin(admin.ModelAdmin):
-    """Read-only: a member's history is written by his changes, never by hand."""
-
-    list_display = ["family_name", "given_name", "history_date", "history_user", "history_type"]
-    list_filter = ["history_type"]
-    search_fields = ["family_name", "given_name", "history_change_reason"]
-    list_select_related = ["history_user"]
+class ViewOnlyAdmin(admin.ModelAdmin):
+    """Rows written only by the services: the admin may look, never touch."""
 
     def has_add_permission(self, request):
         return False
@@ -58,6 +52,16 @@ class MemberHistoryAdmin(admin.ModelAdmin):
 
     def has_delete_permission(self, request, obj=None):
         return False
+
+
+@admin.register(Member.history.model)
+class MemberHistoryAdmin(ViewOnlyAdmin):
+    """Read-only: a member's history is written by his changes, never by hand."""
+
+    list_display = ["family_name", "given_name", "history_date", "history_user", "history_type"]
+    list_filter = ["history_type"]
+    search_fields = ["family_name", "given_name", "history_change_reason"]
+    list_select_related = ["history_user"]
 
 
 @admin.register(FideRating)

@@ -1,5 +1,6 @@
 from django.contrib import admin
 
+from clubsite.admin import ViewOnlyAdmin
 from tournaments.models import (
     Game,
     MemberProposal,
@@ -64,19 +65,6 @@ class TournamentAdmin(admin.ModelAdmin):
         deleted, counts, perms_needed, protected = super().get_deleted_objects(objs, request)
         perms_needed -= {Game._meta.verbose_name, RoundSeat._meta.verbose_name}
         return deleted, counts, perms_needed, protected
-
-
-class ViewOnlyAdmin(admin.ModelAdmin):
-    """Rows written only by the results services: the admin may look, never touch."""
-
-    def has_add_permission(self, request):
-        return False
-
-    def has_change_permission(self, request, obj=None):
-        return False
-
-    def has_delete_permission(self, request, obj=None):
-        return False
 
 
 @admin.register(Game)
