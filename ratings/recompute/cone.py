@@ -16,7 +16,6 @@ A recompute forced from a date (rules or parameters changed) replays everything 
 from __future__ import annotations
 
 import datetime as dt
-from collections import defaultdict
 from typing import Any
 
 from ratings.models import ListTournament, RatingHistory, RatingList, counted_links
@@ -26,12 +25,14 @@ from ratings.recompute.reads import (
     id_chunks,
     last_sequence_before,
     load_games,
+    player_ids,
     published_grades,
     read_members,
     read_professed,
     states_before,
 )
 from ratings.recompute.replay import rate_tournament, restarts_baseline
+from ratings.recompute.rules import GO_SYSTEMS
 from ratings.recompute.state import MemberState, ReplayOutcome, rank_of
 from tournaments.models import Tournament
 
@@ -70,9 +71,7 @@ def cone_replay(rating_list: RatingList, from_date: dt.date) -> ReplayOutcome | 
     removed = stored - approved
     tournaments = list(Tournament.objects.filter(pk__in=approved).order_by("end_date", "pk"))
     professed = read_professed([t.pk for t in tournaments])
-    players: dict[int, set[int]] = defaultdict(set)
-    for t_id, m_id in professed:
-        players[t_id].add(m_id)
+    players = {t_id: set(entries) for t_id, entries in professed.items()}
 
     # Whoever had a row in a changed or removed table: his later states may move.
     cone: set[int] = set()
@@ -92,9 +91,9 @@ def cone_replay(rating_list: RatingList, from_date: dt.date) -> ReplayOutcome | 
                 joined_at.setdefault(member_id, (tournament.end_date, tournament.pk))
             cone |= entrants
     replayed_ids = [t.pk for t in replayed]
-    games = load_games(replayed_ids)
+    games = load_games(replayed_ids, handicaps=rating_list.system in GO_SYSTEMS)
     for t_id, rows in games.items():
-        if any(w not in players[t_id] or b not in players[t_id] for _r, w, b, _res, _h in rows):
+        if not {int(m) for m in player_ids(rows)} <= players[t_id]:
             return None  # a game of someone not entered in the table: no cone to trust
 
     outcome = ReplayOutcome(from_date=from_date, scope=sorted({*replayed_ids, *removed}))
@@ -117,9 +116,8 @@ def cone_replay(rating_list: RatingList, from_date: dt.date) -> ReplayOutcome | 
             tournament,
             games.get(tournament.pk, []),
             sequence + 1,
-            professed,
+            professed[tournament.pk],
             members,
-            len(players[tournament.pk]),
             fide_history=fide_dated,
         ):
             sequence += 1

@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import datetime as dt
 import time
-from collections import defaultdict
 from collections.abc import Iterable
 
 from clubsite.models import Member
@@ -16,10 +15,12 @@ from ratings.models import RatingList
 from ratings.recompute import rules
 from ratings.recompute.baseline_starts import baseline_date, baseline_member_ids
 from ratings.recompute.reads import (
+    Entries,
     fide_history,
     fide_ratings_on,
     last_sequence_before,
     load_games,
+    player_ids,
     published_grades,
     read_members,
     read_professed,
@@ -50,13 +51,12 @@ def replay(
         return ReplayOutcome(from_date=from_date, restarted=restarted)
     sequence = last_sequence_before(rating_list, from_date)
     tournament_ids = [t.pk for t in tournaments]
-    games_by_tournament = load_games(tournament_ids)
+    games_by_tournament = load_games(
+        tournament_ids, handicaps=rating_list.system in rules.GO_SYSTEMS
+    )
     professed = read_professed(tournament_ids)
-    participant_counts: dict[int, int] = defaultdict(int)
-    for t_id, _m_id in professed:
-        participant_counts[t_id] += 1
     member_ids = sorted(
-        {m for games in games_by_tournament.values() for g in games for m in g[1:3]}
+        {int(m) for games in games_by_tournament.values() for m in player_ids(games)}
     )
     states = states_before(rating_list, from_date, member_ids)
     outcome = ReplayOutcome(from_date=from_date, states=states, restarted=restarted)
@@ -73,9 +73,8 @@ def replay(
             tournament,
             games_by_tournament.get(tournament.pk, []),
             sequence + 1,
-            professed,
+            professed[tournament.pk],
             members,
-            participant_counts[tournament.pk],
             fide_history=fide_dated,
             kept=before_baseline(tournament, start_date, named),
         ):
@@ -88,17 +87,18 @@ def rate_tournament(
     outcome: ReplayOutcome,
     rating_list: RatingList,
     tournament: Tournament,
-    games: list[tuple[int, int, int, str, int]],
+    games: list[Game],
     sequence: int,
-    professed: dict[tuple[int, int], tuple[int | None, int | None]],
+    entries: Entries,
     members: dict[int, tuple[dt.date | None, int | None, int | None]],
-    participants: int,
     *,
     fide_history: dict[int, list[tuple[dt.date, int]]],
     kept: frozenset[int] = frozenset(),
 ) -> bool:
     """Rate one tournament at replay position `sequence` from `outcome.states` and move
-    them on (except the players `kept` at their baseline standing); False (and the reason in `outcome.not_rated`) when the list does not rate it."""
+    them on (except the players `kept` at their baseline standing); False (and the reason
+    in `outcome.not_rated`) when the list does not rate it. `games` are as `load_games`
+    gives them; `entries` are the table's participants as `read_professed` gives them."""
     system_code = rating_list.system
     states = outcome.states
     verdict = rules.event_verdict(system_code, tournament)
@@ -113,9 +113,8 @@ def rate_tournament(
         tournament,
         games,
         states,
-        professed,
+        entries,
         members,
-        participants,
         klass=verdict.klass or tournament.tournament_class,
         fide_ratings=fide_ratings_on(fide_history, tournament.start_date),
     )
@@ -133,7 +132,7 @@ def rate_tournament(
         event_input,
         output,
         verdict,
-        professed,
+        entries,
         members,
         kept=kept,
     )
@@ -213,25 +212,24 @@ def _in_context(error: BadInput, tournament: Tournament, event: EventInput) -> B
 def _event_input(
     rating_list: RatingList,
     tournament: Tournament,
-    games: list[tuple[int, int, int, str, int]],
+    games: list[Game],
     states: dict[int, MemberState],
-    professed: dict[tuple[int, int], tuple[int | None, int | None]],
+    entries: Entries,
     members: dict[int, tuple[dt.date | None, int | None, int | None]],
-    participants: int,
     *,
     klass: str,
     fide_ratings: dict[int, int],
 ) -> EventInput:
     system_code = rating_list.system
     go = system_code in rules.GO_SYSTEMS
-    player_ids = sorted({m for g in games for m in g[1:3]})
-    ids = {m: str(m) for m in player_ids}
-    t_id = tournament.pk
+    egf = system_code == "egf"
+    ids = sorted(player_ids(games), key=int)
     players = []
-    for member_id in player_ids:
+    for player_id in ids:
+        member_id = int(player_id)
         state = states.get(member_id)
-        birth, fide, member_grade = members[member_id]
-        grade_rank, declared = professed.get((t_id, member_id), (None, None))
+        birth, _fide, member_grade = members[member_id]
+        grade_rank, declared = entries.get(member_id, _NOT_ENTERED)
         grade_rank = _grade_when_not_given(system_code, grade_rank, state, member_grade)
         rating = state.rating if state is not None else None
         if rating is None and (state is None or state.history is None):
@@ -243,21 +241,14 @@ def _event_input(
             )
         players.append(
             Player(
-                id=ids[member_id],
-                rating=rating,
-                grade=grade_of(grade_rank) if go else None,
-                best_grade=grade_of(state.best_grade)
-                if state is not None and system_code == "egf"
-                else None,
-                birth_date=birth,
-                history=state.history if state is not None else None,
+                player_id,
+                rating,
+                grade_of(grade_rank) if go else None,  # grade
+                grade_of(state.best_grade) if egf and state is not None else None,  # best
+                birth,
+                state.history if state is not None else None,
             )
         )
-    # Game(round, white, black, result, handicap), positionally: a million of them.
-    engine_games = tuple(
-        Game(r, ids[w], ids[b], result, handicap if go else 0)  # type: ignore[arg-type]
-        for r, w, b, result, handicap in games
-    )
     return EventInput(
         system=system_code,
         params=rating_list.params or {},
@@ -267,11 +258,14 @@ def _event_input(
             klass=klass,  # type: ignore[arg-type]
             board=tournament.board_size,  # type: ignore[arg-type]
             official=tournament.official,
-            participants=max(participants, len(player_ids), tournament.participants_declared or 0),
+            participants=max(len(entries), len(ids), tournament.participants_declared or 0),
         ),
         players=tuple(players),
-        games=engine_games,
+        games=tuple(games),
     )
+
+
+_NOT_ENTERED = (None, None)  # no grade professed, no rating declared
 
 
 def _apply(
@@ -282,21 +276,26 @@ def _apply(
     event_input: EventInput,
     output: EventOutput,
     verdict: rules.EventVerdict,
-    professed: dict[tuple[int, int], tuple[int | None, int | None]],
+    entries: Entries,
     members: dict[int, tuple[dt.date | None, int | None, int | None]],
     *,
     kept: frozenset[int] = frozenset(),
 ) -> None:
     """Turn the engine's answer into history rows and move every player's state on
-    (except those `kept` where the baseline has them)."""
-    states = outcome.states
+    (except those `kept` where the baseline has them).
+
+    It runs once per player of every tournament (400,000 times in a full EGD-scale
+    replay): what depends only on the list or the tournament is worked out before the loop."""
+    states, rows, touched = outcome.states, outcome.rows, outcome.touched
+    system = rating_list.system
     # The opponent's columns of each breakdown game: his id as a number, his start.
     opponents = {p.id: (int(p.id), p.before) for p in output.players}
+    time_control_applies = verdict.keep_rating_above is not None  # UFGO 1.7
+    inputs = {p.id: p for p in event_input.players} if time_control_applies else {}
     t_id, day = tournament.pk, tournament.end_date
-    floating_grades = rules.has_floating_grades(rating_list.system)
-    system = rating_list.system
-    starts = {p.id: p.rating for p in event_input.players}
-    grades = {p.id: p.grade for p in event_input.players}
+    floating_grades = rules.has_floating_grades(system)
+    anomaly_note = rules.anomaly_note(system)
+    klass = verdict.klass or ""
     for result in output.players:
         member_id = int(result.id)
         if member_id in kept:
@@ -309,65 +308,68 @@ def _apply(
             continue  # orr.md D15: a zero-score debut is neither stored nor counted
         before, after, change = result.before, result.after, result.change
         rated, note = result.rated, ""
-        start = rules.start_rating(system, rating_in, starts[result.id], grades[result.id])
-        if rules.kept_by_time_control(verdict, start):
+        if time_control_applies and rules.kept_by_time_control(
+            verdict,
+            rules.start_rating(
+                system, rating_in, inputs[result.id].rating, inputs[result.id].grade
+            ),
+        ):
             # UFGO 1.7: too short for his IK (a newcomer's: his start); his IK stays, his
             # games still count for his opponents.
             before, after, rated = rating_in, rating_in, False
             change = 0.0 if rating_in is not None else None
             note = rules.KEPT_BY_TIME_CONTROL
         elif result.anomalous:
-            note = rules.anomaly_note(system)
-        grade_rank, _declared = professed.get((t_id, member_id), (None, None))
+            note = anomaly_note
+        grade_rank = entries.get(member_id, _NOT_ENTERED)[0]
         birth, _fide, member_grade = members[member_id]
         grade_rank = _grade_when_not_given(system, grade_rank, state, member_grade)
         rating_now = after if rated else rating_in
         if floating_grades:
             list_grade = rules.grade_after(
-                rating_list.system,
+                system,
                 professed=grade_of(grade_rank),
                 held=grade_of(state.grade),
                 rating=rating_now,
                 birth_date=birth,
-                event_date=tournament.end_date,
+                event_date=day,
             )
             list_rank = list_grade.rank if list_grade is not None else None
-        else:  # the list shows what he professed last (the hot path of big recomputes)
+        else:  # the list shows what he professed last
             list_rank = grade_rank if grade_rank is not None else state.grade
-        row = HistoryRow(
-            member_id=member_id,
-            tournament_id=t_id,
-            date=day,
-            sequence=sequence,
-            rating_in=rating_in,
-            before=before,
-            after=after,
-            change=change,
-            games_count=len(result.games),
-            rated=rated,
-            provisional=result.provisional,
-            anomalous=result.anomalous,
-            reset=rules.is_reset(system, rating_in, before),
-            grade=grade_rank,
-            list_grade=list_rank,
-            klass=verdict.klass or "",
-            note=note,
-            history=result.history,
-            breakdown=tuple(
-                (g.round, *opponents[g.opponent], g.score, g.expected, g.change)
-                for g in result.games
-            ),
+        games = result.games
+        rows.append(
+            HistoryRow(  # positional, in the fields' order: a third quicker than keywords
+                member_id,
+                t_id,
+                day,
+                sequence,
+                rating_in,
+                before,
+                after,
+                change,
+                len(games),  # games_count
+                rated,
+                result.provisional,
+                result.anomalous,
+                rules.is_reset(system, rating_in, before),
+                grade_rank,  # grade
+                list_rank,  # list_grade
+                klass,
+                note,
+                result.history,
+                tuple([(r, *opponents[o], score, se, ch) for r, o, score, se, ch in games]),
+            )
         )
-        outcome.rows.append(row)
-        outcome.touched.add(member_id)
+        touched.add(member_id)
         state.rating = rating_now
         state.provisional = result.provisional
         state.history = result.history
         if grade_rank is not None and (state.best_grade is None or grade_rank > state.best_grade):
             state.best_grade = grade_rank
-        state.grade = row.list_grade
+        state.grade = list_rank
         state.tournaments += 1
-        state.games += len(result.games)
+        state.games += len(games)
         state.last_played = day
         state.last_sequence = sequence
 
