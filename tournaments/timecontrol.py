@@ -41,12 +41,27 @@ class ClassSuggestion:
     reason: str
 
 
+def egf_class_allowed(tournament: Tournament) -> str | None:
+    """The strongest EGF class the time control allows (None: too short to be rated).
+
+    A recompute asks this of every tournament (9,000 at EGD scale): numbers only, no words."""
+    adjusted = adjusted_minutes(tournament)
+    basic = float(tournament.basic_time_minutes)
+    for klass, min_adjusted, min_basic in _egf_rules(tournament):
+        if adjusted >= min_adjusted and basic >= min_basic:
+            return klass
+    return None
+
+
+def _egf_rules(tournament: Tournament) -> tuple[tuple[str, int, int], ...]:
+    return EGF_FISCHER_RULES if tournament.overtime_kind == Overtime.FISCHER else EGF_CLASS_RULES
+
+
 def suggest_egf_class(tournament: Tournament) -> ClassSuggestion:
     """The strongest EGF class the time control allows, with the reason in words."""
     adjusted = adjusted_minutes(tournament)
     basic = float(tournament.basic_time_minutes)
-    rules = EGF_FISCHER_RULES if tournament.overtime_kind == Overtime.FISCHER else EGF_CLASS_RULES
-    for klass, min_adjusted, min_basic in rules:
+    for klass, min_adjusted, min_basic in _egf_rules(tournament):
         if adjusted >= min_adjusted and basic >= min_basic:
             return ClassSuggestion(
                 klass,

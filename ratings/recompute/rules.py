@@ -14,7 +14,7 @@ from ratings.systems.grades import Grade
 from ratings.systems.model import PlayerOutput
 from ratings.systems.ufgo import grades as ufgo_grades
 from tournaments.models import Tournament
-from tournaments.timecontrol import suggest_egf_class
+from tournaments.timecontrol import egf_class_allowed, suggest_egf_class
 
 GO_SYSTEMS = frozenset({"egf", "ufgo", "rivne"})
 
@@ -117,11 +117,11 @@ def _egf_verdict(tournament: Tournament) -> EventVerdict:
     referee may demote it, never promote it past that)."""
     if tournament.end_date < EGF_FIRST_COUNTED_DAY:
         return EventVerdict(False, reason="the EGF counts events from 1 January 1996 on (§8)")
-    allowed = suggest_egf_class(tournament)
-    if allowed.klass is None:
-        return EventVerdict(False, reason=allowed.reason)
+    allowed = egf_class_allowed(tournament)
+    if allowed is None:
+        return EventVerdict(False, reason=suggest_egf_class(tournament).reason)
     entered = tournament.tournament_class
-    klass = min(entered, allowed.klass, key=CLASS_STRENGTH.__getitem__)
+    klass = min(entered, allowed, key=CLASS_STRENGTH.__getitem__)
     return EventVerdict(True, klass=klass)
 
 

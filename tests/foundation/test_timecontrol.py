@@ -12,7 +12,7 @@ import pytest
 from django.utils import translation
 
 from tournaments.models import Tournament
-from tournaments.timecontrol import adjusted_minutes, suggest_egf_class
+from tournaments.timecontrol import adjusted_minutes, egf_class_allowed, suggest_egf_class
 
 OT = Tournament.Overtime
 
@@ -86,6 +86,7 @@ def test_egf_class_at_and_below_each_threshold(
     assert adjusted_minutes(tournament) == pytest.approx(adjusted)
     suggestion = suggest_egf_class(tournament)
     assert suggestion.klass == klass
+    assert egf_class_allowed(tournament) == klass  # what a recompute asks
     if klass is None:
         assert "below class C" in suggestion.reason
     else:
