@@ -1,29 +1,42 @@
 """A recompute that replays only what a change can reach: its cone (issue 18).
 
-A table approved (or taken out) on day D changes the ratings of its players; each of them
-changes the next tournament's other players, and so on. Walking the list's tournaments
-from D in replay order, a tournament belongs to the cone when it changed itself or has a
-player already in the cone; its players then join. Every other tournament keeps its
-stored rows: none of its players' states before it moved. A player who joins the cone
-late starts from his stored state just before his first tournament in it.
+A table approved (or taken out) on day D changes the rows of its players; a player whose
+row changed carries the change into his later tables, and so on. Walking the list's
+tournaments from D in replay order, a tournament is replayed when it changed itself or
+one of its players already differs from what is stored; a player differs from the first
+table where his replayed row does not equal his stored one (a new row, a row gone, or
+another fingerprint) and from then on. Every other tournament keeps its stored rows: none
+of its players' states before it moved, so the engine would give them again. A player
+who does not differ plays a replayed table from his stored state just before it.
+
+Rows carry the rating to three decimals (egf.md §5), so a change fades within a few
+tables of its players' opponents: a table put in a year back at EGD scale reaches 1,600
+players and 350 of the year's 900 tables, where every opponent of an opponent would be
+nearly all of them.
 
 What changed is read from the data, not remembered: an approved tournament of the list
 the last run did not rate (`rated_at` empty: new, re-approved after a reopening, or not
-rated at all; or approved after that run read the data) and a tournament with stored rows that is no longer approved in the list.
-A recompute forced from a date (rules or parameters changed) replays everything instead.
+rated at all; or approved after that run read the data) and a tournament with stored rows
+that is no longer approved in the list. A recompute forced from a date (rules or
+parameters changed) replays everything instead.
 """
 
 from __future__ import annotations
 
 import datetime as dt
+from collections import defaultdict
+from dataclasses import replace
 from typing import Any
 
 from ratings.models import ListTournament, RatingHistory, RatingList, counted_links
 from ratings.recompute.baseline_starts import baseline_date
+from ratings.recompute.bulk import as_json
+from ratings.recompute.history_write import fingerprint
 from ratings.recompute.reads import (
+    fast_rows,
     fide_history,
     id_chunks,
-    last_sequence_before,
+    json_value,
     load_games,
     player_ids,
     published_grades,
@@ -73,114 +86,138 @@ def cone_replay(rating_list: RatingList, from_date: dt.date) -> ReplayOutcome | 
     professed = read_professed([t.pk for t in tournaments])
     players = {t_id: set(entries) for t_id, entries in professed.items()}
 
-    # Whoever had a row in a changed or removed table: his later states may move.
-    cone: set[int] = set()
+    # Rows that are gone: those of a table taken out, and of a player a changed table no
+    # longer enters. Their players differ from the start. (A changed table's other players
+    # differ only if their rows come out otherwise.)
+    gone: set[tuple[int, int]] = set()
     for chunk in id_chunks(sorted((changed & stored) | removed), 2000):
-        cone.update(
-            RatingHistory.objects.filter(
+        gone.update(
+            (member_id, t_id)
+            for member_id, t_id in RatingHistory.objects.filter(
                 rating_list=rating_list, tournament_id__in=chunk
-            ).values_list("member_id", flat=True)
+            ).values_list("member_id", "tournament_id")
+            if t_id in removed or member_id not in players[t_id]
         )
-    replayed: list[Tournament] = []
-    joined_at: dict[int, tuple[dt.date, int]] = {}  # member -> first tournament in the cone
+    differs = {member_id for member_id, _t in gone}
+    # The tables a change could reach at all (through every player of a table it reaches):
+    # what is read up front. Which of them are replayed is found as the walk goes.
+    reach = set(differs)
+    candidates: list[Tournament] = []
     for tournament in tournaments:
         entrants = players[tournament.pk]
-        if tournament.pk in changed or not entrants.isdisjoint(cone):
-            replayed.append(tournament)
-            for member_id in entrants:
-                joined_at.setdefault(member_id, (tournament.end_date, tournament.pk))
-            cone |= entrants
-    replayed_ids = [t.pk for t in replayed]
-    games = load_games(replayed_ids, handicaps=rating_list.system in GO_SYSTEMS)
+        if tournament.pk in changed or not entrants.isdisjoint(reach):
+            candidates.append(tournament)
+            reach |= entrants
+    games = load_games([t.pk for t in candidates], handicaps=rating_list.system in GO_SYSTEMS)
     for t_id, rows in games.items():
         if not {int(m) for m in player_ids(rows)} <= players[t_id]:
             return None  # a game of someone not entered in the table: no cone to trust
 
-    outcome = ReplayOutcome(from_date=from_date, scope=sorted({*replayed_ids, *removed}))
-    member_ids = sorted(joined_at)
-    kept = stored - set(outcome.scope or ())
-    outcome.states = _states_on_joining(rating_list, from_date, joined_at, kept)
+    member_ids = sorted(reach)
+    stored_states = _StoredStates(rating_list, from_date, member_ids, gone=gone)
     members = read_members(member_ids)
     fide_dated = fide_history(member_ids) if rating_list.system == "orr" else {}
-    sequence = last_sequence_before(rating_list, from_date)
-    in_cone = set(replayed_ids)
-    for tournament in tournaments:
-        if tournament.pk not in in_cone:
-            if tournament.pk in stored:  # rated last time, and nothing it depends on moved
-                sequence += 1
-                outcome.sequences[tournament.pk] = sequence
-            continue
-        if rate_tournament(
+    outcome = ReplayOutcome(from_date=from_date)
+    replayed: list[int] = []
+    for tournament in candidates:
+        entrants = players[tournament.pk]
+        if tournament.pk not in changed and entrants.isdisjoint(differs):
+            continue  # its stored rows stand
+        for member_id in entrants:
+            if member_id not in outcome.states:  # not replayed since he began to differ
+                state = stored_states.just_before(member_id, tournament)
+                if state is not None:
+                    outcome.states[member_id] = state
+        first_row = len(outcome.rows)
+        rate_tournament(
             outcome,
             rating_list,
             tournament,
             games.get(tournament.pk, []),
-            sequence + 1,
             professed[tournament.pk],
             members,
             fide_history=fide_dated,
-        ):
-            sequence += 1
+        )
+        replayed.append(tournament.pk)
+        rows = {row.member_id: row for row in outcome.rows[first_row:]}
+        for member_id in entrants - differs:
+            row = rows.get(member_id)
+            was = stored_states.fingerprint(member_id, tournament.pk)
+            if (
+                row is None
+                and was is None
+                or (row is not None and was == fingerprint(row, as_json(row.history)))
+            ):
+                # As stored: his state after it is his stored one; later tables read it there.
+                outcome.states.pop(member_id, None)
+                outcome.touched.discard(member_id)
+            else:
+                differs.add(member_id)
+    outcome.scope = sorted({*replayed, *removed})
     return outcome
 
 
-def _states_on_joining(
-    rating_list: RatingList,
-    from_date: dt.date,
-    joined_at: dict[int, tuple[dt.date, int]],
-    kept: set[int],
-) -> dict[int, MemberState]:
-    """Each cone player's state just before his first tournament in the cone: his stored
-    state before `from_date`, moved on by his stored rows of tournaments outside the cone
-    (`kept`) before that one, the way `states_before` reads a state from rows."""
-    member_ids = sorted(joined_at)
-    states = states_before(rating_list, from_date, member_ids)
-    rows: list[tuple[Any, ...]] = []
-    fields = (
-        "member_id", "date", "tournament_id", "sequence", "after", "rated", "provisional",
-        "history", "list_grade", "games_count", "grade",
+class _StoredStates:
+    """Players' stored states at any table from `from_date` on: each one's state before
+    the date, moved on by his stored rows up to that table (the `gone` ones left out), the
+    way `reads.states_before` reads a state."""
+
+    FIELDS = (
+        "member_id", "date", "tournament_id", "after", "provisional", "history",
+        "list_grade", "games_count", "grade", "fingerprint",
     )  # fmt: skip
-    # The kept tables' rows (a few thousand a year back), then those of cone players: one
-    # query, not one per 5,000 players.
-    for chunk in id_chunks(sorted(kept), 5000):
-        rows += (
-            row
-            for row in RatingHistory.objects.filter(
-                rating_list=rating_list, date__gte=from_date, tournament_id__in=chunk
-            ).values_list(*fields)
-            if row[0] in joined_at
-        )
-    rows.sort(key=lambda r: (r[1], r[2]))  # replay order: date, then tournament id
-    for (
-        member_id,
-        day,
-        t_id,
-        sequence,
-        after,
-        _rated,
-        provisional,
-        history,
-        list_grade,
-        n,
-        grade,
-    ) in rows:
-        if (day, t_id) >= joined_at[member_id]:
-            continue
-        state = states.setdefault(member_id, MemberState())
-        state.tournaments += 1
-        state.games += n or 0
-        rank = rank_of(grade)
-        if rank is not None and (state.best_grade is None or rank > state.best_grade):
-            state.best_grade = rank
-        state.last_played = day
-        state.last_sequence = sequence
-        # A row not rated may still carry his rating on (a UFGO player kept by 1.7), as
-        # `replay._states` reads it.
-        state.rating = after
-        state.provisional = provisional
-        state.history = history
-        state.grade = rank_of(list_grade)
-    return states
+
+    def __init__(
+        self,
+        rating_list: RatingList,
+        from_date: dt.date,
+        member_ids: list[int],
+        *,
+        gone: set[tuple[int, int]],
+    ) -> None:
+        wanted = set(member_ids)
+        self.before = states_before(rating_list, from_date, member_ids)
+        self.rows: dict[int, list[tuple[Any, ...]]] = defaultdict(list)
+        self.prints: dict[tuple[int, int], int | None] = {}
+        rows = RatingHistory.objects.filter(rating_list=rating_list, date__gte=from_date)
+        for row in fast_rows(rows.values_list(*self.FIELDS)):
+            member_id, t_id = row[0], row[2]
+            if member_id in wanted:
+                self.prints[(member_id, t_id)] = row[-1]
+                if (member_id, t_id) not in gone:
+                    self.rows[member_id].append(row)
+        for rows in self.rows.values():
+            rows.sort(key=lambda r: (r[1], r[2]))  # replay order: date, then tournament id
+
+    def fingerprint(self, member_id: int, tournament_id: int) -> int | None:
+        return self.prints.get((member_id, tournament_id))
+
+    def just_before(self, member_id: int, tournament: Tournament) -> MemberState | None:
+        """His state just before `tournament` (None: he has none, a newcomer)."""
+        base = self.before.get(member_id)
+        state = replace(base) if base is not None else None
+        until = (tournament.end_date, tournament.pk)
+        for (
+            _m, day, t_id, after, provisional, history, list_grade, n, grade, _print,
+        ) in self.rows.get(member_id, ()):  # fmt: skip
+            history = json_value(history)
+            if (day, t_id) >= until:
+                break
+            if state is None:
+                state = MemberState()
+            state.tournaments += 1
+            state.games += n or 0
+            rank = rank_of(grade)
+            if rank is not None and (state.best_grade is None or rank > state.best_grade):
+                state.best_grade = rank
+            state.last_played = day
+            # A row not rated may still carry his rating on (a UFGO player kept by 1.7), as
+            # `reads.states_before` reads it.
+            state.rating = after
+            state.provisional = provisional
+            state.history = history
+            state.grade = rank_of(list_grade)
+        return state
 
 
 def _decided_after(rated_at: dt.datetime | None, *decided: dt.datetime | None) -> bool:

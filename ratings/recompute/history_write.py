@@ -1,8 +1,8 @@
 """A replay's history rows written, touching only the rows that changed (issue 18).
 
 Each row carries a fingerprint: a 64-bit digest of every column but its key and its
-replay position (`sequence`, compared as it is, since `store._move_sequences` moves it
-alone). A recompute reads the key, position and fingerprint of the stored rows in its
+replay position (`sequence`, compared as it is: rows written before it became the
+tournament's id still hold a running count, and are rewritten once). A recompute reads the key, position and fingerprint of the stored rows in its
 scope (three integers a row), computes the fingerprints of its own rows, and then:
 deletes the stored rows it no longer has, updates those whose fingerprint or position
 differ, and COPYs the new ones straight in. A full recompute of an unchanged list at

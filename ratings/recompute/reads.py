@@ -15,6 +15,7 @@ from typing import Any
 from django.core.exceptions import EmptyResultSet
 from django.db import connection
 from django.db.models import CharField, Count, F, Max, Sum, Value
+from django.db.models.expressions import RawSQL
 from django.db.models.functions import Cast
 
 from clubsite.members import effective_birth_date
@@ -83,36 +84,38 @@ def _states(
     if member_ids is not None:
         earlier = earlier.filter(member_id__in=member_ids)
     states: dict[int, MemberState] = {}
-    totals = earlier.values("member_id").annotate(
-        n=Count("id"), g=Sum("games_count"), best=Max("grade"), last=Max("date")
+    totals = (
+        earlier.order_by()
+        .values("member_id")
+        .annotate(n=Count("id"), g=Sum("games_count"), best=Max("grade"), last=Max("date"))
     )
-    for member_id, n, games, best, last in _fast_rows(
+    for member_id, n, games, best, last in fast_rows(
         totals.values_list("member_id", "n", "g", "best", "last")
     ):
         states[member_id] = MemberState(
             tournaments=n, games=games or 0, best_grade=rank_of(best), last_played=last
         )
-    latest = earlier.order_by("member_id", "-sequence")
+    latest = earlier.order_by("member_id", "-date", "-sequence")  # his newest row first
     if connection.vendor == "postgresql":
         latest = latest.distinct("member_id")
-    fields = ("member_id", "sequence", "after", "rated", "provisional", "history", "list_grade")
-    raw_json = connection.vendor == "postgresql"  # _fast_rows gives JSON as its text there
-    for member_id, sequence, after, _rated, provisional, history, list_grade in _fast_rows(
+    fields = ("member_id", "after", "rated", "provisional", "history", "list_grade")
+    seen: set[int] = set()
+    for member_id, after, _rated, provisional, history, list_grade in fast_rows(
         latest.values_list(*fields)
     ):
-        state = states[member_id]
-        if state.last_sequence:  # SQLite: rows after the first of a member are older
+        if member_id in seen:  # SQLite: a member's rows after his first are older
             continue
-        state.last_sequence = sequence
+        seen.add(member_id)
+        state = states[member_id]
         # A row not rated may still carry his rating on (a UFGO player kept by 1.7).
         state.rating = after
         state.provisional = provisional
-        state.history = json.loads(history) if raw_json and history is not None else history
+        state.history = json_value(history)
         state.grade = rank_of(list_grade)
     return states
 
 
-def _fast_rows(queryset: Any) -> Iterable[tuple[Any, ...]]:
+def fast_rows(queryset: Any) -> Iterable[tuple[Any, ...]]:
     """A `values_list` query's rows: on PostgreSQL as the driver returns them (dates as
     dates, grades as ranks, JSON as text), without Django's per-row converters; elsewhere
     (SQLite returns dates as text) through them."""
@@ -121,16 +124,11 @@ def _fast_rows(queryset: Any) -> Iterable[tuple[Any, ...]]:
     return queryset.iterator(chunk_size=5000)
 
 
-def last_sequence_before(rating_list: RatingList, day: dt.date) -> int:
-    """The replay position of the list's last rated tournament before `day` (0: none).
-    Sequences grow with dates, so the newest row answers (one index probe)."""
-    last = (
-        RatingHistory.objects.filter(rating_list=rating_list, date__lt=day)
-        .order_by("-date", "-sequence")
-        .values_list("sequence", flat=True)
-        .first()
-    )
-    return last or 0
+def json_value(value: Any) -> Any:
+    """A JSON column read by `fast_rows`: its text on PostgreSQL, parsed elsewhere."""
+    if connection.vendor == "postgresql" and value is not None:
+        return json.loads(value)
+    return value
 
 
 def tournaments_from(
@@ -242,14 +240,21 @@ def read_professed(tournament_ids: list[int]) -> Professed:
 def read_members(member_ids: list[int]) -> dict[int, tuple[dt.date | None, int | None, int | None]]:
     """member -> (birth date the rules use, FIDE rating, grade rank on his card)."""
     members: dict[int, tuple[dt.date | None, int | None, int | None]] = {}
-    for chunk in id_chunks(member_ids):
-        for m_id, birth, birth_year, fide, grade in _fast_rows(
-            Member.objects.filter(pk__in=chunk).values_list(
-                "id", "birth_date", "birth_year", "fide_rating", "grade"
-            )
+    for queryset in with_ids(Member.objects.all(), "pk", member_ids):
+        for m_id, birth, birth_year, fide, grade in fast_rows(
+            queryset.values_list("id", "birth_date", "birth_year", "fide_rating", "grade")
         ):
             members[m_id] = (effective_birth_date(birth, birth_year), fide, rank_of(grade))
     return members
+
+
+def with_ids(queryset: Any, field: str, ids: list[int]) -> list[Any]:
+    """`queryset` filtered on `field__in=ids`, for tens of thousands of ids: on PostgreSQL
+    one query with the ids as one array (a list of 20,000 parameters costs more to build
+    and parse than to run); elsewhere in chunks, under SQLite's limit on parameters."""
+    if connection.vendor == "postgresql":
+        return [queryset.filter(**{f"{field}__in": RawSQL("SELECT unnest(%s::bigint[])", [ids])})]
+    return [queryset.filter(**{f"{field}__in": chunk}) for chunk in id_chunks(ids)]
 
 
 def id_chunks(ids: list[int], size: int = 20000) -> Iterable[list[int]]:

@@ -18,7 +18,6 @@ from ratings.recompute.reads import (
     Entries,
     fide_history,
     fide_ratings_on,
-    last_sequence_before,
     load_games,
     player_ids,
     published_grades,
@@ -49,7 +48,6 @@ def replay(
     )
     if not tournaments:
         return ReplayOutcome(from_date=from_date, restarted=restarted)
-    sequence = last_sequence_before(rating_list, from_date)
     tournament_ids = [t.pk for t in tournaments]
     games_by_tournament = load_games(
         tournament_ids, handicaps=rating_list.system in rules.GO_SYSTEMS
@@ -67,18 +65,16 @@ def replay(
     publications = published_grades(rating_list)
     for tournament in tournaments:
         _apply_publications(states, publications, before=tournament.end_date)
-        if rate_tournament(
+        rate_tournament(
             outcome,
             rating_list,
             tournament,
             games_by_tournament.get(tournament.pk, []),
-            sequence + 1,
             professed[tournament.pk],
             members,
             fide_history=fide_dated,
             kept=before_baseline(tournament, start_date, named),
-        ):
-            sequence += 1
+        )
     _apply_publications(states, publications, before=None)
     return outcome
 
@@ -88,14 +84,13 @@ def rate_tournament(
     rating_list: RatingList,
     tournament: Tournament,
     games: list[Game],
-    sequence: int,
     entries: Entries,
     members: dict[int, tuple[dt.date | None, int | None, int | None]],
     *,
     fide_history: dict[int, list[tuple[dt.date, int]]],
     kept: frozenset[int] = frozenset(),
 ) -> bool:
-    """Rate one tournament at replay position `sequence` from `outcome.states` and move
+    """Rate one tournament from `outcome.states` and move
     them on (except the players `kept` at their baseline standing); False (and the reason
     in `outcome.not_rated`) when the list does not rate it. `games` are as `load_games`
     gives them; `entries` are the table's participants as `read_professed` gives them."""
@@ -128,7 +123,6 @@ def rate_tournament(
         outcome,
         rating_list,
         tournament,
-        sequence,
         event_input,
         output,
         verdict,
@@ -272,7 +266,6 @@ def _apply(
     outcome: ReplayOutcome,
     rating_list: RatingList,
     tournament: Tournament,
-    sequence: int,
     event_input: EventInput,
     output: EventOutput,
     verdict: rules.EventVerdict,
@@ -343,7 +336,7 @@ def _apply(
                 member_id,
                 t_id,
                 day,
-                sequence,
+                t_id,  # sequence: tables of one day are rated in id order
                 rating_in,
                 before,
                 after,
@@ -371,7 +364,6 @@ def _apply(
         state.tournaments += 1
         state.games += len(games)
         state.last_played = day
-        state.last_sequence = sequence
 
 
 def final_ratings(outcome: ReplayOutcome) -> dict[int, float | None]:

@@ -22,7 +22,6 @@ class MemberState:
     tournaments: int = 0
     games: int = 0
     last_played: dt.date | None = None
-    last_sequence: int = 0
     from_baseline: bool = False  # the list's baseline names him (he keeps an entry)
 
 
@@ -66,10 +65,9 @@ class ReplayOutcome:
     not_rated: dict[int, str] = field(default_factory=dict)  # tournament id -> reason
     engine_seconds: float = 0.0  # time spent inside the rating system itself
     rated_ids: list[int] = field(default_factory=list)
-    # A cone replay (ratings/recompute/cone.py) rewrites only these tournaments' rows from the date
-    # (None: every row from the date) and moves the others' replay position to `sequences`.
+    # A cone replay (ratings/recompute/cone.py) rewrites only these tournaments' rows from
+    # the date (None: every row from the date).
     scope: list[int] | None = None
-    sequences: dict[int, int] = field(default_factory=dict)
     applied_classes: dict[int, str] = field(default_factory=dict)  # EGF: tournament id -> class
     # Members whose entries the run rebuilds although it rates none of their games: all
     # the baseline names when the replay starts on or before its date.

@@ -8,7 +8,7 @@ from typing import Any
 
 from django.db import connection
 
-from ratings.models import ListTournament, RatingEntry, RatingHistory, RatingList
+from ratings.models import ListTournament, RatingEntry, RatingList
 from ratings.recompute import rules
 from ratings.recompute.bulk import as_json, insert_rows, merge_rows
 from ratings.recompute.history_write import history_write
@@ -30,7 +30,6 @@ def outcome_store(rating_list: RatingList, outcome: ReplayOutcome, *, read_at: d
         rating_list.pk, outcome.rows, from_date=outcome.from_date, tournament_ids=scope
     )
     affected |= outcome.touched | outcome.restarted
-    written += _move_sequences(rating_list, outcome.sequences)
     # Players who lost tournaments from the date on but play none in the replay (a table
     # taken out) fall back to where their stored history, without it, leaves them.
     missing = sorted(affected - set(outcome.states))
@@ -62,31 +61,6 @@ def _store_applied_classes(links: Any, classes: dict[int, str]) -> None:
         by_class.setdefault(klass, []).append(tournament_id)
     for klass, ids in by_class.items():
         links.filter(tournament_id__in=ids).update(applied_class=klass)
-
-
-def _move_sequences(rating_list: RatingList, sequences: dict[int, int]) -> int:
-    """A cone replay keeps the rows of tournaments outside the cone; their replay position
-    still moves when a tournament is put in or taken out before them."""
-    if not sequences:
-        return 0
-    if connection.vendor == "postgresql":
-        with connection.cursor() as cursor:
-            cursor.execute(
-                "UPDATE ratings_ratinghistory t SET sequence = v.sequence "
-                "FROM unnest(%s::bigint[], %s::integer[]) AS v(tournament_id, sequence) "
-                "WHERE t.rating_list_id = %s AND t.tournament_id = v.tournament_id "
-                "AND t.sequence <> v.sequence",
-                [list(sequences), list(sequences.values()), rating_list.pk],
-            )
-            return cursor.rowcount
-    moved = 0
-    for tournament_id, sequence in sequences.items():
-        moved += (
-            RatingHistory.objects.filter(rating_list=rating_list, tournament_id=tournament_id)
-            .exclude(sequence=sequence)
-            .update(sequence=sequence)
-        )
-    return moved
 
 
 def _refresh_entries(rating_list: RatingList, outcome: ReplayOutcome, affected: set[int]) -> int:

@@ -134,6 +134,64 @@ def test_a_coalesced_reopen_and_reapproval_is_replayed(django_capture_on_commit_
     assert incremental == every_column(rating_list)
 
 
+def test_a_table_approved_again_unchanged_replays_only_itself(
+    django_capture_on_commit_callbacks,
+):
+    """Its rows come out as they are stored, so none of its players differs and none of
+    their later tables is replayed, though every one of them could be reached."""
+    rng = random.Random(11)
+    club, pools, rating_list, tournaments = _world(rng, "egf", groups=2, tournaments=6)
+    referee = staff_user()
+    for tournament in sorted(tournaments, key=lambda t: (t.end_date, t.pk)):
+        submitted(tournament, rating_list)
+        with django_capture_on_commit_callbacks(execute=True):
+            tournament_approve(tournament=tournament, by=referee)
+    first = min(tournaments, key=lambda t: (t.end_date, t.pk))
+    players = set(first.participants.values_list("member_id", flat=True))
+    assert any(
+        players & set(t.participants.values_list("member_id", flat=True))
+        for t in tournaments
+        if t != first
+    ), "no later table to leave out"
+    history, entries, _links = every_column(rating_list)
+    tournament_reopen(tournament=first, by=referee)  # no recompute runs in between
+    tournament_submit(tournament=first, by=referee)
+    with django_capture_on_commit_callbacks(execute=True):
+        tournament_approve(tournament=first, by=referee)
+    run = RecomputeRun.objects.filter(rating_list=rating_list).latest("pk")
+    assert run.tournaments == 1
+    assert every_column(rating_list)[:2] == (history, entries)
+
+
+def test_a_table_changed_replays_the_later_tables_of_players_whose_rows_changed(
+    django_capture_on_commit_callbacks,
+):
+    """One result turned round: the later tables of its two players are replayed (their
+    rows changed), and the list equals a full replay."""
+    rng = random.Random(12)
+    club, pools, rating_list, tournaments = _world(rng, "egf", groups=2, tournaments=6)
+    referee = staff_user()
+    for tournament in sorted(tournaments, key=lambda t: (t.end_date, t.pk)):
+        submitted(tournament, rating_list)
+        with django_capture_on_commit_callbacks(execute=True):
+            tournament_approve(tournament=tournament, by=referee)
+    first = min(tournaments, key=lambda t: (t.end_date, t.pk))
+    tournament_reopen(tournament=first, by=referee)  # no recompute runs in between
+    game = first.games.filter(kind="played").first()
+    game.result = "black" if game.result == "white" else "white"
+    game.save(update_fields=["result"])
+    tournament_submit(tournament=first, by=referee)
+    with django_capture_on_commit_callbacks(execute=True):
+        tournament_approve(tournament=first, by=referee)
+    run = RecomputeRun.objects.filter(rating_list=rating_list).latest("pk")
+    assert run.tournaments > 1
+    incremental = every_column(rating_list)
+    rating_list_recompute(
+        rating_list_id=rating_list.pk, trigger="full", from_date=dt.date(1900, 1, 1)
+    )
+    assert incremental == every_column(rating_list)
+
+
 def _baseline_rows(rating_list, named, idle):
     """Baseline rows for `named` (at their live standing, moved a little) and `idle`, a
     member the baseline names who plays no table."""
