@@ -95,7 +95,9 @@ def cone_replay(rating_list: RatingList, from_date: dt.date) -> ReplayOutcome | 
             (member_id, t_id)
             for member_id, t_id in RatingHistory.objects.filter(
                 rating_list=rating_list, tournament_id__in=chunk
-            ).values_list("member_id", "tournament_id")
+            )
+            .order_by()
+            .values_list("member_id", "tournament_id")
             if t_id in removed or member_id not in players[t_id]
         )
     differs = {member_id for member_id, _t in gone}
@@ -179,7 +181,7 @@ class _StoredStates:
         self.before = states_before(rating_list, from_date, member_ids)
         self.rows: dict[int, list[tuple[Any, ...]]] = defaultdict(list)
         self.prints: dict[tuple[int, int], int | None] = {}
-        rows = RatingHistory.objects.filter(rating_list=rating_list, date__gte=from_date)
+        rows = RatingHistory.objects.filter(rating_list=rating_list, date__gte=from_date).order_by()
         for row in fast_rows(rows.values_list(*self.FIELDS)):
             member_id, t_id = row[0], row[2]
             if member_id in wanted:

@@ -25,6 +25,7 @@ from django.db import connection
 
 from ratings.models import RatingHistory
 from ratings.recompute.bulk import as_json, breakdown_json, copy_to_temporary, insert_rows
+from ratings.recompute.reads import fast_rows, with_ids
 from ratings.recompute.state import HistoryRow
 
 COLUMNS = [
@@ -71,16 +72,19 @@ def history_write(
     taken out and how many rows were written (deleted, updated, added)."""
     if connection.vendor != "postgresql":
         return _replace(rating_list_id, rows, from_date=from_date, tournament_ids=tournament_ids)
-    scope, params = "t.rating_list_id = %s AND t.date >= %s", [rating_list_id, from_date]
-    if tournament_ids is not None:
-        scope, params = scope + " AND t.tournament_id = ANY(%s)", [*params, tournament_ids]
-    with connection.cursor() as cursor:
-        cursor.execute(
-            "SELECT t.member_id, t.tournament_id, t.sequence, t.fingerprint "
-            f"FROM ratings_ratinghistory t WHERE {scope}",
-            params,
+    in_scope = RatingHistory.objects.filter(rating_list_id=rating_list_id, date__gte=from_date)
+    scopes = (
+        [in_scope]
+        if tournament_ids is None
+        else with_ids(in_scope, "tournament_id", tournament_ids)
+    )
+    stored = {
+        (m, t): (s, f)
+        for queryset in scopes
+        for m, t, s, f in fast_rows(
+            queryset.order_by().values_list("member_id", "tournament_id", "sequence", "fingerprint")
         )
-        stored = {(m, t): (s, f) for m, t, s, f in cursor.fetchall()}
+    }
     added: list[tuple] = []
     changed: list[tuple] = []
     for row in rows:

@@ -227,11 +227,9 @@ Professed = dict[int, Entries]  # tournament -> its participants
 def read_professed(tournament_ids: list[int]) -> Professed:
     """Each tournament's participants (`Entries`), every tournament asked for included."""
     professed: Professed = {t_id: {} for t_id in tournament_ids}
-    for chunk in id_chunks(tournament_ids, 2000):
+    for queryset in with_ids(Participant.objects.order_by(), "tournament_id", tournament_ids):
         for t_id, m_id, grade, declared in _raw_rows(
-            Participant.objects.filter(tournament_id__in=chunk).values_list(
-                "tournament_id", "member_id", "grade", "rating_declared"
-            )
+            queryset.values_list("tournament_id", "member_id", "grade", "rating_declared")
         ):
             professed[t_id][m_id] = (rank_of(grade), declared)
     return professed
@@ -240,7 +238,7 @@ def read_professed(tournament_ids: list[int]) -> Professed:
 def read_members(member_ids: list[int]) -> dict[int, tuple[dt.date | None, int | None, int | None]]:
     """member -> (birth date the rules use, FIDE rating, grade rank on his card)."""
     members: dict[int, tuple[dt.date | None, int | None, int | None]] = {}
-    for queryset in with_ids(Member.objects.all(), "pk", member_ids):
+    for queryset in with_ids(Member.objects.order_by(), "pk", member_ids):
         for m_id, birth, birth_year, fide, grade in fast_rows(
             queryset.values_list("id", "birth_date", "birth_year", "fide_rating", "grade")
         ):
