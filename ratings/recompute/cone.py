@@ -10,9 +10,9 @@ of its players' states before it moved, so the engine would give them again. A p
 who does not differ plays a replayed table from his stored state just before it.
 
 Rows carry the rating to three decimals (egf.md §5), so a change fades within a few
-tables of its players' opponents: a table put in a year back at EGD scale reaches 1,600
-players and 350 of the year's 900 tables, where every opponent of an opponent would be
-nearly all of them.
+tables of its players' opponents: a table put in a year back at EGD scale changes the
+rows of about 1,600 players and has 300 of the year's 900 tables replayed, where every
+opponent of an opponent would have been 840 of them.
 
 What changed is read from the data, not remembered: an approved tournament of the list
 the last run did not rate (`rated_at` empty: new, re-approved after a reopening, or not
@@ -46,7 +46,7 @@ from ratings.recompute.reads import (
 )
 from ratings.recompute.replay import rate_tournament, restarts_baseline
 from ratings.recompute.rules import GO_SYSTEMS
-from ratings.recompute.state import MemberState, ReplayOutcome, rank_of
+from ratings.recompute.state import HistoryRow, MemberState, ReplayOutcome, rank_of
 from tournaments.models import Tournament
 
 
@@ -143,20 +143,21 @@ def cone_replay(rating_list: RatingList, from_date: dt.date) -> ReplayOutcome | 
         replayed.append(tournament.pk)
         rows = {row.member_id: row for row in outcome.rows[first_row:]}
         for member_id in entrants - differs:
-            row = rows.get(member_id)
-            was = stored_states.fingerprint(member_id, tournament.pk)
-            if (
-                row is None
-                and was is None
-                or (row is not None and was == fingerprint(row, as_json(row.history)))
-            ):
-                # As stored: his state after it is his stored one; later tables read it there.
+            if _as_stored(rows.get(member_id), stored_states.fingerprint(member_id, tournament.pk)):
+                # His state after it is his stored one: later tables read it there.
                 outcome.states.pop(member_id, None)
                 outcome.touched.discard(member_id)
             else:
                 differs.add(member_id)
     outcome.scope = sorted({*replayed, *removed})
     return outcome
+
+
+def _as_stored(row: HistoryRow | None, stored_fingerprint: int | None) -> bool:
+    """Whether a replayed row (None: the replay gave him none) is the one stored."""
+    if row is None or stored_fingerprint is None:
+        return row is None and stored_fingerprint is None
+    return fingerprint(row, as_json(row.history)) == stored_fingerprint
 
 
 class _StoredStates:

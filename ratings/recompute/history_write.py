@@ -2,8 +2,9 @@
 
 Each row carries a fingerprint: a 64-bit digest of every column but its key and its
 replay position (`sequence`, compared as it is: rows written before it became the
-tournament's id still hold a running count, and are rewritten once). A recompute reads the key, position and fingerprint of the stored rows in its
-scope (three integers a row), computes the fingerprints of its own rows, and then:
+tournament's id still hold a running count, and are rewritten once). A recompute reads
+the key, position and fingerprint of the stored rows in its scope (three integers a
+row), computes the fingerprints of its own rows, and then:
 deletes the stored rows it no longer has, updates those whose fingerprint or position
 differ, and COPYs the new ones straight in. A full recompute of an unchanged list at
 EGD scale reads 400,000 small tuples and writes nothing; before, it sent every row

@@ -12,7 +12,7 @@ import sys
 import pytest
 from django.db import connection
 
-from ratings.models import RatingHistory
+from ratings.models import RatingEntry, RatingHistory
 from ratings.recompute.history_write import fingerprint
 from ratings.recompute.services import rating_list_recompute
 from ratings.recompute.state import HistoryRow
@@ -102,13 +102,43 @@ def test_a_row_changed_elsewhere_is_rewritten_and_unchanged_rows_are_kept():
         assert {pk for pk in versions if after.get(pk) != versions[pk]} == {edited.pk}
 
 
+@pytest.mark.django_db
+def test_a_live_entry_changed_elsewhere_is_rewritten_and_unchanged_entries_are_kept():
+    rng = random.Random(5)
+    club = ClubFactory()
+    rating_list = RatingListFactory(system="egf", game="go", slug="fp-entries")
+    pool = members(rng, club, 8)
+    referee = staff_user()
+    tournament = table(rng, club=club, players=pool, system="egf", day=dt.date(2023, 3, 5))
+    submitted(tournament, rating_list)
+    tournament_approve_and_rate(tournament=tournament, by=referee)
+    rating_list_recompute(rating_list_id=rating_list.pk, trigger="t", from_date=dt.date(1900, 1, 1))
+    stored = every_column(rating_list)
+    entries = RatingEntry.objects.filter(rating_list=rating_list)
+    assert entries.count() >= 2, "too few entries to tell the edited one from the others"
+    edited = entries.order_by("pk").first()
+    RatingEntry.objects.filter(pk=edited.pk).update(rating=1.0, games=0)
+    versions = _versions("ratings_ratingentry", rating_list)
+    rating_list_recompute(rating_list_id=rating_list.pk, trigger="t", from_date=dt.date(1900, 1, 1))
+    assert every_column(rating_list) == stored
+    if connection.vendor == "postgresql":
+        # Only the edited entry was written: every other one is the same row version.
+        after = _versions("ratings_ratingentry", rating_list)
+        assert {pk for pk in versions if after.get(pk) != versions[pk]} == {edited.pk}
+
+
 def _row_versions(rating_list) -> dict[int, object]:
     """PostgreSQL: each history row's id and the transaction that wrote its version."""
+    return _versions("ratings_ratinghistory", rating_list)
+
+
+def _versions(table: str, rating_list) -> dict[int, object]:
+    """PostgreSQL: each of the list's rows of `table`, its id and the transaction that
+    wrote its version."""
     if connection.vendor != "postgresql":
         return {}
     with connection.cursor() as cursor:
         cursor.execute(
-            "SELECT id, xmin::text FROM ratings_ratinghistory WHERE rating_list_id = %s",
-            [rating_list.pk],
+            f"SELECT id, xmin::text FROM {table} WHERE rating_list_id = %s", [rating_list.pk]
         )
         return dict(cursor.fetchall())
