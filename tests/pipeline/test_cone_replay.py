@@ -109,24 +109,37 @@ def test_retroactive_changes_replay_their_cone_and_equal_a_full_replay(
     assert any(run.tournaments < later[run.pk] for run in runs)
 
 
+def _rated_in_order(seed, capture):
+    """A list whose tables were approved (and rated) in date order; its earliest table."""
+    rng = random.Random(seed)
+    _club, _pools, rating_list, tournaments = _world(rng, "egf", groups=2, tournaments=6)
+    referee = staff_user()
+    for tournament in sorted(tournaments, key=lambda t: (t.end_date, t.pk)):
+        submitted(tournament, rating_list)
+        with capture(execute=True):
+            tournament_approve(tournament=tournament, by=referee)
+    first = min(tournaments, key=lambda t: (t.end_date, t.pk))
+    return rating_list, tournaments, first, referee
+
+
+def _approved_again(tournament, referee, capture, *, games=()):
+    """Reopened, its `games` turned round, and approved again, with no recompute in
+    between (the two requests coalesce into the approval's run)."""
+    tournament_reopen(tournament=tournament, by=referee)
+    for game in games:
+        game.result = "black" if game.result == "white" else "white"
+        game.save(update_fields=["result"])
+    tournament_submit(tournament=tournament, by=referee)
+    with capture(execute=True):
+        tournament_approve(tournament=tournament, by=referee)
+
+
 def test_a_coalesced_reopen_and_reapproval_is_replayed(django_capture_on_commit_callbacks):
     """A table reopened, changed and approved again before the list's recompute runs:
     its stored rows look rated, but it must be replayed (and its players' later tables)."""
-    rng = random.Random(9)
-    club, pools, rating_list, tournaments = _world(rng, "egf", groups=2, tournaments=6)
-    referee = staff_user()
-    for tournament in sorted(tournaments, key=lambda t: t.end_date):
-        submitted(tournament, rating_list)
-        with django_capture_on_commit_callbacks(execute=True):
-            tournament_approve(tournament=tournament, by=referee)
-    first = min(tournaments, key=lambda t: t.end_date)
-    tournament_reopen(tournament=first, by=referee)  # no recompute runs in between
-    for game in first.games.filter(kind="played"):
-        game.result = "black" if game.result == "white" else "white"
-        game.save(update_fields=["result"])
-    tournament_submit(tournament=first, by=referee)
-    with django_capture_on_commit_callbacks(execute=True):
-        tournament_approve(tournament=first, by=referee)
+    capture = django_capture_on_commit_callbacks
+    rating_list, _tournaments, first, referee = _rated_in_order(9, capture)
+    _approved_again(first, referee, capture, games=first.games.filter(kind="played"))
     incremental = every_column(rating_list)
     rating_list_recompute(
         rating_list_id=rating_list.pk, trigger="full", from_date=dt.date(1900, 1, 1)
@@ -139,14 +152,8 @@ def test_a_table_approved_again_unchanged_replays_only_itself(
 ):
     """Its rows come out as they are stored, so none of its players differs and none of
     their later tables is replayed, though every one of them could be reached."""
-    rng = random.Random(11)
-    club, pools, rating_list, tournaments = _world(rng, "egf", groups=2, tournaments=6)
-    referee = staff_user()
-    for tournament in sorted(tournaments, key=lambda t: (t.end_date, t.pk)):
-        submitted(tournament, rating_list)
-        with django_capture_on_commit_callbacks(execute=True):
-            tournament_approve(tournament=tournament, by=referee)
-    first = min(tournaments, key=lambda t: (t.end_date, t.pk))
+    capture = django_capture_on_commit_callbacks
+    rating_list, tournaments, first, referee = _rated_in_order(11, capture)
     players = set(first.participants.values_list("member_id", flat=True))
     assert any(
         players & set(t.participants.values_list("member_id", flat=True))
@@ -154,10 +161,7 @@ def test_a_table_approved_again_unchanged_replays_only_itself(
         if t != first
     ), "no later table to leave out"
     history, entries, _links = every_column(rating_list)
-    tournament_reopen(tournament=first, by=referee)  # no recompute runs in between
-    tournament_submit(tournament=first, by=referee)
-    with django_capture_on_commit_callbacks(execute=True):
-        tournament_approve(tournament=first, by=referee)
+    _approved_again(first, referee, capture)
     run = RecomputeRun.objects.filter(rating_list=rating_list).latest("pk")
     assert run.tournaments == 1
     assert every_column(rating_list)[:2] == (history, entries)
@@ -168,21 +172,9 @@ def test_a_table_changed_replays_the_later_tables_of_players_whose_rows_changed(
 ):
     """One result turned round: the later tables of its two players are replayed (their
     rows changed), and the list equals a full replay."""
-    rng = random.Random(12)
-    club, pools, rating_list, tournaments = _world(rng, "egf", groups=2, tournaments=6)
-    referee = staff_user()
-    for tournament in sorted(tournaments, key=lambda t: (t.end_date, t.pk)):
-        submitted(tournament, rating_list)
-        with django_capture_on_commit_callbacks(execute=True):
-            tournament_approve(tournament=tournament, by=referee)
-    first = min(tournaments, key=lambda t: (t.end_date, t.pk))
-    tournament_reopen(tournament=first, by=referee)  # no recompute runs in between
-    game = first.games.filter(kind="played").first()
-    game.result = "black" if game.result == "white" else "white"
-    game.save(update_fields=["result"])
-    tournament_submit(tournament=first, by=referee)
-    with django_capture_on_commit_callbacks(execute=True):
-        tournament_approve(tournament=first, by=referee)
+    capture = django_capture_on_commit_callbacks
+    rating_list, _tournaments, first, referee = _rated_in_order(12, capture)
+    _approved_again(first, referee, capture, games=first.games.filter(kind="played")[:1])
     run = RecomputeRun.objects.filter(rating_list=rating_list).latest("pk")
     assert run.tournaments > 1
     incremental = every_column(rating_list)
