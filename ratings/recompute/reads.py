@@ -168,13 +168,9 @@ def load_games(tournament_ids: list[int], *, handicaps: bool = True) -> dict[int
         )
         .values_list("tournament_id", "round", "white_text", "black_text", "result", "stones", "pk")
     )
-    by_tournament: dict[int, list[tuple[Any, ...]]] = {}
-    current, listed = None, []
+    by_tournament: dict[int, list[tuple[Any, ...]]] = defaultdict(list)
     for row in _raw_rows(rows):
-        if row[0] != current:
-            current = row[0]
-            listed = by_tournament.get(current) or by_tournament.setdefault(current, [])
-        listed.append(row)
+        by_tournament[row[0]].append(row)
     games: dict[int, list[EngineGame]] = {}
     for tournament_id, listed in by_tournament.items():
         listed.sort(key=_ROUND_THEN_ENTRY)

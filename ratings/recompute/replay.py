@@ -89,20 +89,20 @@ def rate_tournament(
     *,
     fide_history: dict[int, list[tuple[dt.date, int]]],
     kept: frozenset[int] = frozenset(),
-) -> bool:
-    """Rate one tournament from `outcome.states` and move
-    them on (except the players `kept` at their baseline standing); False (and the reason
-    in `outcome.not_rated`) when the list does not rate it. `games` are as `load_games`
-    gives them; `entries` are the table's participants as `read_professed` gives them."""
+) -> None:
+    """Rate one tournament from `outcome.states` and move them on (except the players
+    `kept` at their baseline standing), or record in `outcome.not_rated` why the list does
+    not rate it. `games` are as `load_games` gives them; `entries` are the table's
+    participants as `read_professed` gives them."""
     system_code = rating_list.system
     states = outcome.states
     verdict = rules.event_verdict(system_code, tournament)
     if not verdict.rated:
         outcome.not_rated[tournament.pk] = verdict.reason
-        return False
+        return
     if not games:
         outcome.not_rated[tournament.pk] = "no played games"
-        return False
+        return
     event_input = _event_input(
         rating_list,
         tournament,
@@ -135,7 +135,6 @@ def rate_tournament(
     outcome.rated_ids.append(tournament.pk)
     if verdict.klass is not None:
         outcome.applied_classes[tournament.pk] = verdict.klass
-    return True
 
 
 def _grade_when_not_given(
