@@ -263,10 +263,16 @@ class RatingHistory(models.Model):
             ),
         ]
         indexes = [
-            # The replay's reads: the last sequence before a date, and the state of
-            # given players before a date.
+            # The replay's reads: the rows from a date on, and each player's state before
+            # it. That state's columns are in the index (PostgreSQL), so the sweep over a
+            # list's history reads it alone, not the rows (a kilobyte each, mostly the
+            # breakdown): 1.2 s → 0.5 s before a date a year back at EGD scale.
             models.Index(fields=["rating_list", "date", "sequence"], name="history_list_date_seq"),
-            models.Index(fields=["rating_list", "member", "date"], name="history_list_member_date"),
+            models.Index(
+                fields=["rating_list", "member", "date", "sequence"],
+                include=["games_count", "grade", "after", "provisional", "list_grade", "history"],
+                name="history_list_member_state",
+            ),
             models.Index(fields=["member", "date"], name="history_member_date"),
         ]
 

@@ -87,7 +87,7 @@ def _states(
     totals = (
         earlier.order_by()
         .values("member_id")
-        .annotate(n=Count("id"), g=Sum("games_count"), best=Max("grade"), last=Max("date"))
+        .annotate(n=Count("*"), g=Sum("games_count"), best=Max("grade"), last=Max("date"))
     )
     for member_id, n, games, best, last in fast_rows(
         totals.values_list("member_id", "n", "g", "best", "last")
@@ -98,9 +98,10 @@ def _states(
     latest = earlier.order_by("member_id", "-date", "-sequence")  # his newest row first
     if connection.vendor == "postgresql":
         latest = latest.distinct("member_id")
-    fields = ("member_id", "after", "rated", "provisional", "history", "list_grade")
+    # Only columns of the index `history_list_member_state`: the scan reads it alone.
+    fields = ("member_id", "after", "provisional", "history", "list_grade")
     seen: set[int] = set()
-    for member_id, after, _rated, provisional, history, list_grade in fast_rows(
+    for member_id, after, provisional, history, list_grade in fast_rows(
         latest.values_list(*fields)
     ):
         if member_id in seen:  # SQLite: a member's rows after his first are older
