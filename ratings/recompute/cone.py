@@ -35,7 +35,6 @@ from ratings.recompute.history_write import fingerprint
 from ratings.recompute.reads import (
     fast_rows,
     fide_history,
-    id_chunks,
     json_value,
     load_games,
     player_ids,
@@ -43,6 +42,7 @@ from ratings.recompute.reads import (
     read_members,
     read_professed,
     states_before,
+    with_ids,
 )
 from ratings.recompute.replay import rate_tournament, restarts_baseline
 from ratings.recompute.rules import GO_SYSTEMS
@@ -90,14 +90,11 @@ def cone_replay(rating_list: RatingList, from_date: dt.date) -> ReplayOutcome | 
     # longer enters. Their players differ from the start. (A changed table's other players
     # differ only if their rows come out otherwise.)
     gone: set[tuple[int, int]] = set()
-    for chunk in id_chunks(sorted((changed & stored) | removed), 2000):
+    stale_rows = RatingHistory.objects.filter(rating_list=rating_list).order_by()
+    for queryset in with_ids(stale_rows, "tournament_id", sorted((changed & stored) | removed)):
         gone.update(
             (member_id, t_id)
-            for member_id, t_id in RatingHistory.objects.filter(
-                rating_list=rating_list, tournament_id__in=chunk
-            )
-            .order_by()
-            .values_list("member_id", "tournament_id")
+            for member_id, t_id in queryset.values_list("member_id", "tournament_id")
             if t_id in removed or member_id not in players[t_id]
         )
     differs = {member_id for member_id, _t in gone}

@@ -37,12 +37,13 @@ def states_before(
 ) -> dict[int, MemberState]:
     """Members' states in the list just before `day` (from the stored history): all of
     them, or only `member_ids` (a replay needs only the players it rates)."""
+    earlier = RatingHistory.objects.filter(rating_list=rating_list, date__lt=day)
     if member_ids is not None and len(member_ids) <= MEMBER_FILTER_LIMIT:
         states: dict[int, MemberState] = {}
-        for chunk in id_chunks(member_ids, 5000):
-            states.update(_states(rating_list, day, chunk))
+        for queryset in with_ids(earlier, "member_id", member_ids):
+            states.update(_states(queryset))
         return with_baseline_starts(states, baseline_starts(rating_list, member_ids))
-    states = _states(rating_list, day, None)
+    states = _states(earlier)
     return with_baseline_starts(states, baseline_starts(rating_list, member_ids))
 
 
@@ -76,13 +77,8 @@ def with_baseline_starts(
     return states
 
 
-def _states(
-    rating_list: RatingList, day: dt.date, member_ids: list[int] | None
-) -> dict[int, MemberState]:
-    """One sweep over the stored history before `day`."""
-    earlier = RatingHistory.objects.filter(rating_list=rating_list, date__lt=day)
-    if member_ids is not None:
-        earlier = earlier.filter(member_id__in=member_ids)
+def _states(earlier: Any) -> dict[int, MemberState]:
+    """Members' states from one sweep over `earlier`, their stored rows before a date."""
     states: dict[int, MemberState] = {}
     totals = (
         earlier.order_by()
@@ -260,11 +256,9 @@ def id_chunks(ids: list[int], size: int = 20000) -> Iterable[list[int]]:
 def fide_history(member_ids: list[int]) -> dict[int, list[tuple[dt.date, int]]]:
     """Each member's FIDE ratings with the day each became valid, oldest first."""
     history: dict[int, list[tuple[dt.date, int]]] = defaultdict(list)
-    for chunk in id_chunks(member_ids):
-        rows = (
-            FideRating.objects.filter(member_id__in=chunk)
-            .order_by("member_id", "valid_from")
-            .values_list("member_id", "valid_from", "rating")
+    for queryset in with_ids(FideRating.objects.all(), "member_id", member_ids):
+        rows = queryset.order_by("member_id", "valid_from").values_list(
+            "member_id", "valid_from", "rating"
         )
         for member_id, valid_from, rating in rows:
             history[member_id].append((valid_from, rating))
