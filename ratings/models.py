@@ -240,6 +240,14 @@ class RatingHistory(models.Model):
     list_grade = GradeField(
         null=True, blank=True, help_text=_("Grade the list gives him after it.")
     )
+    # His standing after this row, counted over the list (a baseline's counts included):
+    # his state before any date is his last row before it, read without summing his
+    # history (issue 18: a retroactive insert read every player's whole history).
+    tournaments_so_far = models.PositiveIntegerField(default=0)
+    games_so_far = models.PositiveIntegerField(default=0)
+    best_grade_so_far = GradeField(
+        null=True, blank=True, help_text=_("Highest grade professed up to this tournament.")
+    )
     history = models.JSONField(null=True, blank=True)
     breakdown = models.JSONField(default=list, blank=True)
     # The EGF class the list rated the tournament at (egf.md §8); empty for other systems.
@@ -264,14 +272,21 @@ class RatingHistory(models.Model):
         ]
         indexes = [
             # The replay's reads: the rows from a date on, and each player's state before
-            # it. That state's columns are in the index (PostgreSQL), so the sweep over a
-            # list's history reads it alone, not the rows (a kilobyte each, mostly the
-            # breakdown): 1.2 s → 0.5 s before a date a year back at EGD scale.
+            # it, his last row. That state's columns are in the index (PostgreSQL), so the
+            # read finds it there, not in the row (a kilobyte, mostly the breakdown).
             models.Index(fields=["rating_list", "date", "sequence"], name="history_list_date_seq"),
             models.Index(
                 fields=["rating_list", "member", "date", "sequence"],
-                include=["games_count", "grade", "after", "provisional", "list_grade", "history"],
-                name="history_list_member_state",
+                include=[
+                    "after",
+                    "provisional",
+                    "list_grade",
+                    "history",
+                    "tournaments_so_far",
+                    "games_so_far",
+                    "best_grade_so_far",
+                ],  # fmt: skip
+                name="history_list_state",
             ),
             models.Index(fields=["member", "date"], name="history_member_date"),
         ]

@@ -28,25 +28,28 @@ from collections import defaultdict
 from dataclasses import replace
 from typing import Any
 
+from django.db import connection
+
 from ratings.models import ListTournament, RatingHistory, RatingList, counted_links
 from ratings.recompute.baseline_starts import baseline_date
 from ratings.recompute.bulk import as_json
 from ratings.recompute.history_write import fingerprint
 from ratings.recompute.reads import (
+    STATE_COLUMNS,
     fast_rows,
     fide_history,
-    json_value,
     load_games,
     player_ids,
     published_grades,
     read_members,
     read_professed,
+    state_of,
     states_before,
     with_ids,
 )
 from ratings.recompute.replay import rate_tournament, restarts_baseline
 from ratings.recompute.rules import GO_SYSTEMS
-from ratings.recompute.state import HistoryRow, MemberState, ReplayOutcome, rank_of
+from ratings.recompute.state import HistoryRow, MemberState, ReplayOutcome
 from tournaments.models import Tournament
 
 
@@ -158,14 +161,9 @@ def _as_stored(row: HistoryRow | None, stored_fingerprint: int | None) -> bool:
 
 
 class _StoredStates:
-    """Players' stored states at any table from `from_date` on: each one's state before
-    the date, moved on by his stored rows up to that table (the `gone` ones left out), the
-    way `reads.states_before` reads a state."""
-
-    FIELDS = (
-        "member_id", "date", "tournament_id", "after", "provisional", "history",
-        "list_grade", "games_count", "grade", "fingerprint",
-    )  # fmt: skip
+    """Players' stored states at any table from `from_date` on: each one's state after his
+    last stored row before that table (the `gone` ones left out), or before the date (his
+    rows carry running totals, so a state is one row; see `reads.states_before`)."""
 
     def __init__(
         self,
@@ -179,45 +177,39 @@ class _StoredStates:
         self.before = states_before(rating_list, from_date, member_ids)
         self.rows: dict[int, list[tuple[Any, ...]]] = defaultdict(list)
         self.prints: dict[tuple[int, int], int | None] = {}
+        self.json_text = connection.vendor == "postgresql"
         rows = RatingHistory.objects.filter(rating_list=rating_list, date__gte=from_date).order_by()
-        for row in fast_rows(rows.values_list(*self.FIELDS)):
-            member_id, t_id = row[0], row[2]
+        for row in fast_rows(rows.values_list("tournament_id", "fingerprint", *STATE_COLUMNS)):
+            t_id, digest, member_id = row[0], row[1], row[2]
             if member_id in wanted:
-                self.prints[(member_id, t_id)] = row[-1]
+                self.prints[(member_id, t_id)] = digest
                 if (member_id, t_id) not in gone:
                     self.rows[member_id].append(row)
         for rows in self.rows.values():
-            rows.sort(key=lambda r: (r[1], r[2]))  # replay order: date, then tournament id
+            rows.sort(key=_REPLAY_ORDER)
 
     def fingerprint(self, member_id: int, tournament_id: int) -> int | None:
         return self.prints.get((member_id, tournament_id))
 
     def just_before(self, member_id: int, tournament: Tournament) -> MemberState | None:
         """His state just before `tournament` (None: he has none, a newcomer)."""
-        base = self.before.get(member_id)
-        state = replace(base) if base is not None else None
         until = (tournament.end_date, tournament.pk)
-        for (
-            _m, day, t_id, after, provisional, history, list_grade, n, grade, _print,
-        ) in self.rows.get(member_id, ()):  # fmt: skip
-            history = json_value(history)
-            if (day, t_id) >= until:
+        last = None
+        for row in self.rows.get(member_id, ()):
+            if _REPLAY_ORDER(row) >= until:
                 break
-            if state is None:
-                state = MemberState()
-            state.tournaments += 1
-            state.games += n or 0
-            rank = rank_of(grade)
-            if rank is not None and (state.best_grade is None or rank > state.best_grade):
-                state.best_grade = rank
-            state.last_played = day
-            # A row not rated may still carry his rating on (a UFGO player kept by 1.7), as
-            # `reads.states_before` reads it.
-            state.rating = after
-            state.provisional = provisional
-            state.history = history
-            state.grade = rank_of(list_grade)
+            last = row
+        base = self.before.get(member_id)
+        if last is None:
+            return replace(base) if base is not None else None
+        state = state_of(last[2:], json_text=self.json_text)
+        state.from_baseline = base is not None and base.from_baseline
         return state
+
+
+def _REPLAY_ORDER(row: tuple[Any, ...]) -> tuple[dt.date, int]:  # noqa: N802 - a sort key
+    """A stored row's place in replay order: its date, then its tournament's id."""
+    return row[-1], row[0]
 
 
 def _decided_after(rated_at: dt.datetime | None, *decided: dt.datetime | None) -> bool:

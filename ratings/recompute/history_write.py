@@ -32,7 +32,8 @@ from ratings.recompute.state import HistoryRow
 COLUMNS = [
     "rating_list_id", "member_id", "tournament_id", "date", "sequence", "rating_in", "before",
     "after", "change", "games_count", "rated", "provisional", "anomalous", "reset", "grade",
-    "list_grade", "klass", "note", "history", "breakdown", "fingerprint",
+    "list_grade", "klass", "note", "tournaments_so_far", "games_so_far", "best_grade_so_far",
+    "history", "breakdown", "fingerprint",
 ]  # fmt: skip
 
 
@@ -46,7 +47,8 @@ def fingerprint(row: HistoryRow, history_json: str | None) -> int:
     values = (
         row.date.toordinal(), row.rating_in, row.before, row.after, row.change,
         row.games_count, row.rated, row.provisional, row.anomalous, row.reset, row.grade,
-        row.list_grade, row.klass, row.note, history_json, row.breakdown,
+        row.list_grade, row.klass, row.note, row.tournaments_so_far, row.games_so_far,
+        row.best_grade_so_far, history_json, row.breakdown,
     )  # fmt: skip
     digest = hashlib.blake2b(marshal.dumps(values, 2), digest_size=8).digest()
     return int.from_bytes(digest, "big", signed=True)
@@ -57,7 +59,8 @@ def _values(rating_list_id: int, row: HistoryRow, history: str | None, digest: i
         rating_list_id, row.member_id, row.tournament_id, row.date, row.sequence,
         row.rating_in, row.before, row.after, row.change, row.games_count, row.rated,
         row.provisional, row.anomalous, row.reset, row.grade, row.list_grade, row.klass,
-        row.note, history, breakdown_json(row.breakdown), digest,
+        row.note, row.tournaments_so_far, row.games_so_far, row.best_grade_so_far, history,
+        breakdown_json(row.breakdown), digest,
     )  # fmt: skip
 
 

@@ -14,7 +14,7 @@ from typing import Any
 
 from django.core.exceptions import EmptyResultSet
 from django.db import connection
-from django.db.models import CharField, Count, F, Max, Sum, Value
+from django.db.models import CharField, F, Value
 from django.db.models.expressions import RawSQL
 from django.db.models.functions import Cast
 
@@ -28,87 +28,98 @@ from ratings.systems.model import Game as EngineGame
 from tournaments.models import Game as GameRow
 from tournaments.models import Participant, Tournament
 
-# Above this many players a replay reads every member's state in one sweep instead.
-MEMBER_FILTER_LIMIT = 20000
-
 
 def states_before(
     rating_list: RatingList, day: dt.date, member_ids: list[int] | None = None
 ) -> dict[int, MemberState]:
-    """Members' states in the list just before `day` (from the stored history): all of
-    them, or only `member_ids` (a replay needs only the players it rates)."""
-    earlier = RatingHistory.objects.filter(rating_list=rating_list, date__lt=day)
-    if member_ids is not None and len(member_ids) <= MEMBER_FILTER_LIMIT:
-        states: dict[int, MemberState] = {}
-        for queryset in with_ids(earlier, "member_id", member_ids):
-            states.update(_states(queryset))
-        return with_baseline_starts(states, baseline_starts(rating_list, member_ids))
-    states = _states(earlier)
+    """Members' states in the list just before `day`: each one's last stored row before it
+    (which carries his running totals), or his baseline row where he has none; of all of
+    them, or only of `member_ids` (a replay needs only the players it rates)."""
+    states = _last_rows(rating_list, day, member_ids)
     return with_baseline_starts(states, baseline_starts(rating_list, member_ids))
 
 
 def with_baseline_starts(
     states: dict[int, MemberState], starts: dict[int, BaselineStart]
 ) -> dict[int, MemberState]:
-    """Start each member the baseline names from his row. His stored history (only
-    tournaments after the baseline's date) moves him on from it; its counters add up."""
+    """Start each member the baseline names from his row. A member with stored rows has
+    moved on from it: their running totals count the baseline's already."""
     for member_id, start in starts.items():
         state = states.get(member_id)
-        if state is None:
-            states[member_id] = MemberState(
-                rating=start.rating,
-                provisional=start.provisional,
-                history=start.history,
-                best_grade=start.best_grade,
-                grade=start.grade,
-                tournaments=start.tournaments,
-                games=start.games,
-                last_played=start.last_played,
-                from_baseline=True,
-            )
+        if state is not None:
+            state.from_baseline = True
             continue
-        state.from_baseline = True
-        state.tournaments += start.tournaments
-        state.games += start.games
-        if start.best_grade is not None and (
-            state.best_grade is None or start.best_grade > state.best_grade
-        ):
-            state.best_grade = start.best_grade
+        states[member_id] = MemberState(
+            rating=start.rating,
+            provisional=start.provisional,
+            history=start.history,
+            best_grade=start.best_grade,
+            grade=start.grade,
+            tournaments=start.tournaments,
+            games=start.games,
+            last_played=start.last_played,
+            from_baseline=True,
+        )
     return states
 
 
-def _states(earlier: Any) -> dict[int, MemberState]:
-    """Members' states from one sweep over `earlier`, their stored rows before a date."""
-    states: dict[int, MemberState] = {}
-    totals = (
-        earlier.order_by()
-        .values("member_id")
-        .annotate(n=Count("*"), g=Sum("games_count"), best=Max("grade"), last=Max("date"))
+# A member's state as his history row holds it: the columns of the index
+# `history_list_state`, so that reading a state touches only the index.
+STATE_COLUMNS = (
+    "member_id", "after", "provisional", "history", "list_grade", "tournaments_so_far",
+    "games_so_far", "best_grade_so_far", "date",
+)  # fmt: skip
+
+
+def state_of(row: Sequence[Any], *, json_text: bool) -> MemberState:
+    """The state after a history row read as `STATE_COLUMNS` (`json_text`: its history as
+    the text PostgreSQL sends, see `fast_rows`)."""
+    _member, after, provisional, history, list_grade, tournaments, games, best, day = row
+    # A row not rated may still carry his rating on (a UFGO player kept by 1.7).
+    return MemberState(
+        rating=after,
+        provisional=provisional,
+        history=json.loads(history) if json_text and history is not None else history,
+        best_grade=rank_of(best),
+        grade=rank_of(list_grade),
+        tournaments=tournaments,
+        games=games,
+        last_played=day,
     )
-    for member_id, n, games, best, last in fast_rows(
-        totals.values_list("member_id", "n", "g", "best", "last")
-    ):
-        states[member_id] = MemberState(
-            tournaments=n, games=games or 0, best_grade=rank_of(best), last_played=last
+
+
+def _last_rows(
+    rating_list: RatingList, day: dt.date, member_ids: list[int] | None
+) -> dict[int, MemberState]:
+    """Each member's state after his last row before `day` (all members, or `member_ids`)."""
+    earlier = RatingHistory.objects.filter(rating_list=rating_list, date__lt=day)
+    if not earlier.exists():  # a replay from the list's start
+        return {}
+    if member_ids is not None and connection.vendor == "postgresql":
+        # One probe of the index per member, from his newest row down: tens of thousands
+        # of players take a fraction of a sweep over everyone's rows.
+        columns = ", ".join(f"h.{c}" for c in STATE_COLUMNS[1:])
+        query = (
+            f"SELECT m.id, {columns} FROM unnest(%s::bigint[]) AS m(id) CROSS JOIN LATERAL "
+            f"(SELECT {', '.join(STATE_COLUMNS[1:])} FROM ratings_ratinghistory "
+            "WHERE rating_list_id = %s AND member_id = m.id AND date < %s "
+            "ORDER BY date DESC, sequence DESC LIMIT 1) h"
         )
-    latest = earlier.order_by("member_id", "-date", "-sequence")  # his newest row first
+        with connection.cursor() as cursor:
+            cursor.execute(query, [member_ids, rating_list.pk, day])
+            return {row[0]: state_of(row, json_text=True) for row in cursor.fetchall()}
+    newest_first = earlier.order_by("member_id", "-date", "-sequence")
     if connection.vendor == "postgresql":
-        latest = latest.distinct("member_id")
-    # Only columns of the index `history_list_member_state`: the scan reads it alone.
-    fields = ("member_id", "after", "provisional", "history", "list_grade")
-    seen: set[int] = set()
-    for member_id, after, provisional, history, list_grade in fast_rows(
-        latest.values_list(*fields)
-    ):
-        if member_id in seen:  # SQLite: a member's rows after his first are older
-            continue
-        seen.add(member_id)
-        state = states[member_id]
-        # A row not rated may still carry his rating on (a UFGO player kept by 1.7).
-        state.rating = after
-        state.provisional = provisional
-        state.history = json_value(history)
-        state.grade = rank_of(list_grade)
+        newest_first = newest_first.distinct("member_id")
+    queries = (
+        [newest_first] if member_ids is None else with_ids(newest_first, "member_id", member_ids)
+    )
+    states: dict[int, MemberState] = {}
+    json_text = connection.vendor == "postgresql"
+    for queryset in queries:
+        for row in fast_rows(queryset.values_list(*STATE_COLUMNS)):
+            if row[0] not in states:  # SQLite: a member's rows after his first are older
+                states[row[0]] = state_of(row, json_text=json_text)
     return states
 
 
@@ -119,13 +130,6 @@ def fast_rows(queryset: Any) -> Iterable[tuple[Any, ...]]:
     if connection.vendor == "postgresql":
         return _raw_rows(queryset)
     return queryset.iterator(chunk_size=5000)
-
-
-def json_value(value: Any) -> Any:
-    """A JSON column read by `fast_rows`: its text on PostgreSQL, parsed elsewhere."""
-    if connection.vendor == "postgresql" and value is not None:
-        return json.loads(value)
-    return value
 
 
 def tournaments_from(

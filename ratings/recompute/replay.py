@@ -330,6 +330,15 @@ def _apply(
         else:  # the list shows what he professed last
             list_rank = grade_rank if grade_rank is not None else state.grade
         games = result.games
+        state.rating = rating_now
+        state.provisional = result.provisional
+        state.history = result.history
+        if grade_rank is not None and (state.best_grade is None or grade_rank > state.best_grade):
+            state.best_grade = grade_rank
+        state.grade = list_rank
+        state.tournaments += 1
+        state.games += len(games)
+        state.last_played = day
         rows.append(
             HistoryRow(  # positional, in the fields' order: a third quicker than keywords
                 member_id,
@@ -349,20 +358,14 @@ def _apply(
                 list_rank,  # list_grade
                 klass,
                 note,
+                state.tournaments,  # tournaments_so_far
+                state.games,  # games_so_far
+                state.best_grade,  # best_grade_so_far
                 result.history,
                 tuple([(r, *opponents[o], score, se, ch) for r, o, score, se, ch in games]),
             )
         )
         touched.add(member_id)
-        state.rating = rating_now
-        state.provisional = result.provisional
-        state.history = result.history
-        if grade_rank is not None and (state.best_grade is None or grade_rank > state.best_grade):
-            state.best_grade = grade_rank
-        state.grade = list_rank
-        state.tournaments += 1
-        state.games += len(games)
-        state.last_played = day
 
 
 def final_ratings(outcome: ReplayOutcome) -> dict[int, float | None]:

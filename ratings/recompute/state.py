@@ -50,6 +50,9 @@ class HistoryRow:
     list_grade: int | None
     klass: str
     note: str
+    tournaments_so_far: int
+    games_so_far: int
+    best_grade_so_far: int | None
     history: Any
     breakdown: tuple[BreakdownGame, ...]  # BREAKDOWN_FIELDS of each game
 

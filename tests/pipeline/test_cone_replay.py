@@ -25,7 +25,8 @@ def every_column(rating_list):
         RatingHistory.objects.filter(rating_list=rating_list).values_list(
             "member_id", "tournament_id", "date", "sequence", "rating_in", "before", "after",
             "change", "games_count", "rated", "provisional", "anomalous", "reset", "grade",
-            "list_grade", "klass", "note", "history", "breakdown",
+            "list_grade", "klass", "note", "tournaments_so_far", "games_so_far",
+            "best_grade_so_far", "history", "breakdown",
         )
     )  # fmt: skip
     entries = sorted(

@@ -26,7 +26,7 @@ ROW = HistoryRow(
     member_id=7, tournament_id=9, date=dt.date(2024, 5, 1), sequence=3, rating_in=1500.25,
     before=1500.25, after=1512.5, change=12.25, games_count=2, rated=True, provisional=False,
     anomalous=False, reset=False, grade=20, list_grade=20, klass="A", note="",
-    history={"n": 4}, breakdown=((1, 8, 1480.0, 1.0, 0.47, 8.5), (2, 11, None, 0.5, None, 3.75)),
+    tournaments_so_far=3, games_so_far=11, best_grade_so_far=21, history={"n": 4}, breakdown=((1, 8, 1480.0, 1.0, 0.47, 8.5), (2, 11, None, 0.5, None, 3.75)),
 )  # fmt: skip
 
 
@@ -58,7 +58,8 @@ def test_the_fingerprint_is_the_same_in_another_process():
         {"date": dt.date(2024, 5, 2)}, {"rating_in": None}, {"before": 1500.0},
         {"after": 1512.0}, {"change": None}, {"games_count": 3}, {"rated": False},
         {"provisional": True}, {"anomalous": True}, {"reset": True}, {"grade": 21},
-        {"list_grade": None}, {"klass": "B"}, {"note": "kept"}, {"history": {"n": 5}},
+        {"list_grade": None}, {"klass": "B"}, {"note": "kept"}, {"tournaments_so_far": 4},
+        {"games_so_far": 12}, {"best_grade_so_far": None}, {"history": {"n": 5}},
         {"breakdown": ((1, 8, 1480.0, 1.0, 0.47, 8.5),)},
         {"breakdown": ((1, 8, 1480.0, 0.0, 0.47, 8.5), (2, 11, None, 0.5, None, 3.75))},
         {"breakdown": ((1, 8, 1480.0, 1.0, 0.47, 8.5), (2, 12, None, 0.5, None, 3.75))},
