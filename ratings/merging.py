@@ -154,9 +154,10 @@ def members_merge(*, keep: Member, drop: Member, by: AbstractBaseUser) -> MergeO
         rating_list = lists[list_id]
         # The recompute's cone (ratings/recompute/cone.py) starts from tables not rated as they stand:
         # every table of the list from that date now has a different player in it.
+        # Their stored rows changed too: compared row by row (recompute.history_write).
         ListTournament.objects.filter(
             rating_list=rating_list, tournament__end_date__gte=day
-        ).update(rated_at=None)
+        ).update(rated_at=None, history_digest=None)
         rating_list_request_recompute(
             rating_list=rating_list, from_date=day, trigger=f"merge of member {drop_id}"
         )

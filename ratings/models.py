@@ -152,6 +152,10 @@ class ListTournament(models.Model):
     # The EGF class the list rated it at, after the time-control cap (egf.md §8); empty
     # when the list does not weigh by class or has not rated it.
     applied_class = models.CharField(_("class applied"), max_length=1, blank=True)
+    # A digest of the table's history rows in the list as the recompute wrote them
+    # (ratings.recompute.history_write): a recompute compares the rows of a table row by
+    # row only when its digest changed. Null: not known, compared row by row.
+    history_digest = models.BigIntegerField(null=True, blank=True, editable=False)
 
     class Meta:
         constraints = [
@@ -274,7 +278,13 @@ class RatingHistory(models.Model):
             # The replay's reads: the rows from a date on, and each player's state before
             # it, his last row. That state's columns are in the index (PostgreSQL), so the
             # read finds it there, not in the row (a kilobyte, mostly the breakdown).
-            models.Index(fields=["rating_list", "date", "sequence"], name="history_list_date_seq"),
+            # Its tournament included: the recompute finds which tables have rows from a
+            # date in the index alone.
+            models.Index(
+                fields=["rating_list", "date", "sequence"],
+                include=["tournament_id"],
+                name="history_list_date_tables",
+            ),
             models.Index(
                 fields=["rating_list", "member", "date", "sequence"],
                 include=[

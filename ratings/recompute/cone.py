@@ -32,7 +32,6 @@ from django.db import connection
 
 from ratings.models import ListTournament, RatingHistory, RatingList, counted_links
 from ratings.recompute.baseline_starts import baseline_date
-from ratings.recompute.bulk import as_json
 from ratings.recompute.history_write import fingerprint
 from ratings.recompute.reads import (
     STATE_COLUMNS,
@@ -157,7 +156,7 @@ def _as_stored(row: HistoryRow | None, stored_fingerprint: int | None) -> bool:
     """Whether a replayed row (None: the replay gave him none) is the one stored."""
     if row is None or stored_fingerprint is None:
         return row is None and stored_fingerprint is None
-    return fingerprint(row, as_json(row.history)) == stored_fingerprint
+    return fingerprint(row) == stored_fingerprint
 
 
 class _StoredStates:

@@ -340,29 +340,32 @@ def _apply(
         state.games += len(games)
         state.last_played = day
         rows.append(
-            HistoryRow(  # positional, in the fields' order: a third quicker than keywords
-                member_id,
-                t_id,
-                day,
-                t_id,  # sequence: tables of one day are rated in id order
-                rating_in,
-                before,
-                after,
-                change,
-                len(games),  # games_count
-                rated,
-                result.provisional,
-                result.anomalous,
-                rules.is_reset(system, rating_in, before),
-                grade_rank,  # grade
-                list_rank,  # list_grade
-                klass,
-                note,
-                state.tournaments,  # tournaments_so_far
-                state.games,  # games_so_far
-                state.best_grade,  # best_grade_so_far
-                result.history,
-                tuple([(r, *opponents[o], score, se, ch) for r, o, score, se, ch in games]),
+            tuple.__new__(
+                HistoryRow,
+                (
+                    member_id,
+                    t_id,
+                    day,
+                    t_id,  # sequence: tables of one day are rated in id order
+                    rating_in,
+                    before,
+                    after,
+                    change,
+                    len(games),  # games_count
+                    rated,
+                    result.provisional,
+                    result.anomalous,
+                    rules.is_reset(system, rating_in, before),
+                    grade_rank,  # grade
+                    list_rank,  # list_grade
+                    klass,
+                    note,
+                    state.tournaments,  # tournaments_so_far
+                    state.games,  # games_so_far
+                    state.best_grade,  # best_grade_so_far
+                    result.history,
+                    tuple([(r, *opponents[o], score, se, ch) for r, o, score, se, ch in games]),
+                ),
             )
         )
         touched.add(member_id)
