@@ -26,7 +26,7 @@ from ratings.recompute.reads import (
     states_before,
     tournaments_from,
 )
-from ratings.recompute.state import HistoryRow, MemberState, ReplayOutcome, grade_of
+from ratings.recompute.state import GRADES_BY_RANK, HistoryRow, MemberState, ReplayOutcome, grade_of
 from ratings.systems.model import BadInput, Event, EventInput, EventOutput, Game, Player
 from ratings.systems.registry import SYSTEMS
 from tournaments.models import Tournament
@@ -214,8 +214,10 @@ def _event_input(
     fide_ratings: dict[int, int],
 ) -> EventInput:
     system_code = rating_list.system
-    go = system_code in rules.GO_SYSTEMS
-    egf = system_code == "egf"
+    # A player's grade as the engine takes it (a `Grade`; None outside Go), and his best
+    # grade (EGF resets only): the same lookups `state.grade_of` makes, hoisted.
+    grade_by_rank = GRADES_BY_RANK if system_code in rules.GO_SYSTEMS else {}
+    best_by_rank = GRADES_BY_RANK if system_code == "egf" else {}
     ids = sorted(player_ids(games), key=int)
     players = []
     for player_id in ids:
@@ -223,25 +225,22 @@ def _event_input(
         state = states.get(member_id)
         birth, _fide, member_grade = members[member_id]
         grade_rank, declared = entries.get(member_id, _NOT_ENTERED)
-        grade_rank = _grade_when_not_given(system_code, grade_rank, state, member_grade)
-        rating = state.rating if state is not None else None
-        if rating is None and (state is None or state.history is None):
+        if grade_rank is None:
+            grade_rank = _grade_when_not_given(system_code, None, state, member_grade)
+        if state is None:
+            rating = history = best = None
+        else:
+            rating, history, best = state.rating, state.history, best_by_rank.get(state.best_grade)
+        if rating is None and history is None:
             # A newcomer may bring a starting value where the system's spec lets the
             # application give one: the rating his results file declares (UFGO D2, ORR
             # D22), or for ORR the FIDE rating valid when the tournament started.
             rating = rules.newcomer_start(
                 system_code, declared=declared, fide=fide_ratings.get(member_id)
             )
-        players.append(
-            Player(
-                player_id,
-                rating,
-                grade_of(grade_rank) if go else None,  # grade
-                grade_of(state.best_grade) if egf and state is not None else None,  # best
-                birth,
-                state.history if state is not None else None,
-            )
-        )
+        # A `Player`, built without its Python-level `__new__` (400,000 times at EGD scale).
+        player = (player_id, rating, grade_by_rank.get(grade_rank), best, birth, history)
+        players.append(tuple.__new__(Player, player))
     return EventInput(
         system=system_code,
         params=rating_list.params or {},
@@ -288,18 +287,21 @@ def _apply(
     floating_grades = rules.has_floating_grades(system)
     anomaly_note = rules.anomaly_note(system)
     klass = verdict.klass or ""
+    zero_debuts_dropped = system in rules.ZERO_DEBUT_SYSTEMS
     for result in output.players:
-        member_id = int(result.id)
+        player_id, before, after, change, rated, provisional, anomalous, history, games = result
+        member_id = int(player_id)
         if member_id in kept:
             continue
         state = states.get(member_id)
         if state is None:  # not `setdefault`: that builds a state for every player
             state = states[member_id] = MemberState()
         rating_in = state.rating
-        if rules.debut_not_kept(system, rating_in=rating_in, history=state.history, result=result):
+        if zero_debuts_dropped and rules.debut_not_kept(
+            system, rating_in=rating_in, history=state.history, result=result
+        ):
             continue  # orr.md D15: a zero-score debut is neither stored nor counted
-        before, after, change = result.before, result.after, result.change
-        rated, note = result.rated, ""
+        note = ""
         if time_control_applies and rules.kept_by_time_control(
             verdict,
             rules.start_rating(
@@ -311,11 +313,11 @@ def _apply(
             before, after, rated = rating_in, rating_in, False
             change = 0.0 if rating_in is not None else None
             note = rules.KEPT_BY_TIME_CONTROL
-        elif result.anomalous:
+        elif anomalous:
             note = anomaly_note
         grade_rank = entries.get(member_id, _NOT_ENTERED)[0]
-        birth, _fide, member_grade = members[member_id]
-        grade_rank = _grade_when_not_given(system, grade_rank, state, member_grade)
+        if grade_rank is None:
+            grade_rank = _grade_when_not_given(system, None, state, members[member_id][2])
         rating_now = after if rated else rating_in
         if floating_grades:
             list_grade = rules.grade_after(
@@ -323,16 +325,15 @@ def _apply(
                 professed=grade_of(grade_rank),
                 held=grade_of(state.grade),
                 rating=rating_now,
-                birth_date=birth,
+                birth_date=members[member_id][0],
                 event_date=day,
             )
             list_rank = list_grade.rank if list_grade is not None else None
         else:  # the list shows what he professed last
             list_rank = grade_rank if grade_rank is not None else state.grade
-        games = result.games
         state.rating = rating_now
-        state.provisional = result.provisional
-        state.history = result.history
+        state.provisional = provisional
+        state.history = history
         if grade_rank is not None and (state.best_grade is None or grade_rank > state.best_grade):
             state.best_grade = grade_rank
         state.grade = list_rank
@@ -353,8 +354,8 @@ def _apply(
                     change,
                     len(games),  # games_count
                     rated,
-                    result.provisional,
-                    result.anomalous,
+                    provisional,
+                    anomalous,
                     rules.is_reset(system, rating_in, before),
                     grade_rank,  # grade
                     list_rank,  # list_grade
@@ -363,7 +364,7 @@ def _apply(
                     state.tournaments,  # tournaments_so_far
                     state.games,  # games_so_far
                     state.best_grade,  # best_grade_so_far
-                    result.history,
+                    history,
                     tuple([(r, *opponents[o], score, se, ch) for r, o, score, se, ch in games]),
                 ),
             )

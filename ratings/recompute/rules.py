@@ -85,10 +85,15 @@ def anomaly_note(system: str) -> str:
     return ""
 
 
+ZERO_DEBUT_SYSTEMS = frozenset({"orr"})  # where `debut_not_kept` can hold
+
+
 def debut_not_kept(system: str, *, rating_in: float | None, history, result: PlayerOutput) -> bool:
     """orr.md D15: a newcomer who scores nothing gets no rating, and his games are "not
     stored and not taken into account later": no history row, no tournament counted."""
-    return system == "orr" and rating_in is None and history is None and not result.rated
+    return (
+        system in ZERO_DEBUT_SYSTEMS and rating_in is None and history is None and not result.rated
+    )
 
 
 # Systems whose spec lets the application give a newcomer a start (UFGO D2, ORR D22);

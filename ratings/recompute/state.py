@@ -80,11 +80,11 @@ class ReplayOutcome:
     restarted: set[int] = field(default_factory=set)
 
 
-_GRADES_BY_RANK = {grade.rank: grade for grade in ALL_GRADES}
+GRADES_BY_RANK = {grade.rank: grade for grade in ALL_GRADES}
 
 
 def grade_of(rank: int | None) -> Grade | None:
-    return None if rank is None else _GRADES_BY_RANK[rank]
+    return None if rank is None else GRADES_BY_RANK[rank]
 
 
 def rank_of(value: Grade | int | None) -> int | None:
