@@ -5,9 +5,11 @@ row changed carries the change into his later tables, and so on. Walking the lis
 tournaments from D in replay order, a tournament is replayed when it changed itself or
 one of its players already differs from what is stored; a player differs from the first
 table where his replayed row does not equal his stored one (a new row, a row gone, or
-another fingerprint) and from then on. Every other tournament keeps its stored rows: none
-of its players' states before it moved, so the engine would give them again. A player
-who does not differ plays a replayed table from his stored state just before it.
+another fingerprint) until a replayed row of his equals the stored one again: a row
+carries his running totals, so an equal row is an equal state (a player who gained or
+lost a table differs to the end, his totals do). Every other tournament keeps its stored
+rows: none of its players' states before it moved, so the engine would give them again.
+A player who does not differ plays a replayed table from his stored state just before it.
 
 Rows carry the rating to three decimals (egf.md §5), so a change fades within a few
 tables of its players' opponents: a table put in a year back at EGD scale changes the
@@ -141,11 +143,16 @@ def cone_replay(rating_list: RatingList, from_date: dt.date) -> ReplayOutcome | 
         )
         replayed.append(tournament.pk)
         rows = {row.member_id: row for row in outcome.rows[first_row:]}
-        for member_id in entrants - differs:
-            if _as_stored(rows.get(member_id), stored_states.fingerprint(member_id, tournament.pk)):
-                # His state after it is his stored one: later tables read it there.
+        for member_id in entrants:
+            row = rows.get(member_id)
+            if row is None and member_id in differs:
+                continue  # no row to compare (a zero-score ORR debut): he still differs
+            if _as_stored(row, stored_states.fingerprint(member_id, tournament.pk)):
+                # His state after it is his stored one (a row carries his running totals,
+                # so an equal row is an equal state): later tables read it there.
                 outcome.states.pop(member_id, None)
                 outcome.touched.discard(member_id)
+                differs.discard(member_id)
             else:
                 differs.add(member_id)
     outcome.scope = sorted({*replayed, *removed})

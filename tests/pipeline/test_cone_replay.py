@@ -14,6 +14,7 @@ from ratings.submissions.services import tournament_reopen_and_unrate as tournam
 from tests.factories import ClubFactory, RatingListFactory
 from tests.pipeline.builders import SYSTEM_GAMES, members, staff_user, submitted
 from tests.pipeline.builders import tournament_with_games as table
+from tournaments.models import Game, RoundSeat
 from tournaments.services import tournament_submit
 
 pytestmark = pytest.mark.django_db
@@ -257,6 +258,53 @@ def test_the_cone_starts_the_baselines_members_from_their_rows_and_equals_a_full
         assert baseline_remove(rating_list=rating_list)
     incremental = every_column(rating_list)
     assert not RatingEntry.objects.filter(rating_list=rating_list, member=idle).exists()
+    rating_list_recompute(
+        rating_list_id=rating_list.pk, trigger="full", from_date=dt.date(1900, 1, 1)
+    )
+    assert incremental == every_column(rating_list)
+
+
+def _rounds_swapped(tournament, first_round: int, second_round: int) -> None:
+    """Two rounds' labels swapped, games and seats: each player's games stay the same."""
+    for model in (Game, RoundSeat):
+        rows = model.objects.filter(tournament=tournament)
+        rows.filter(round=first_round).update(round=1000)
+        rows.filter(round=second_round).update(round=first_round)
+        rows.filter(round=1000).update(round=second_round)
+
+
+def test_players_whose_rows_come_out_as_stored_again_stop_differing(
+    django_capture_on_commit_callbacks,
+):
+    """Two rounds of the first table relabelled: its rows change (each game's round in the
+    breakdown), its players' ratings do not. Their next tables come out as stored, so
+    they differ no more and the tables after those are not replayed."""
+    capture = django_capture_on_commit_callbacks
+    rating_list, tournaments, first, referee = _rated_in_order(13, capture)
+    players = set(first.participants.values_list("member_id", flat=True))
+    later = sorted((t for t in tournaments if t != first), key=lambda t: (t.end_date, t.pk))
+    entrants = {t.pk: set(t.participants.values_list("member_id", flat=True)) for t in later}
+    # Every table a forever-differing player would reach: his, and his opponents'.
+    reach, reached = set(players), 1
+    for t in later:
+        if entrants[t.pk] & reach:
+            reach |= entrants[t.pk]
+            reached += 1
+    next_ones = {
+        next(t.pk for t in later if m in entrants[t.pk])
+        for m in players
+        if any(m in entrants[t.pk] for t in later)
+    }
+    assert reached > 1 + len(next_ones), "no table beyond the players' next ones to leave out"
+    tournament_reopen(tournament=first, by=referee)
+    _rounds_swapped(first, 1, 2)
+    tournament_submit(tournament=first, by=referee)
+    with capture(execute=True):
+        tournament_approve(tournament=first, by=referee)
+    run = RecomputeRun.objects.filter(rating_list=rating_list).latest("pk")
+    # Before, a player who differed once differed to the end: every table `reached`.
+    assert 1 < run.tournaments <= 1 + len(next_ones) < reached
+    incremental = every_column(rating_list)
     rating_list_recompute(
         rating_list_id=rating_list.pk, trigger="full", from_date=dt.date(1900, 1, 1)
     )
