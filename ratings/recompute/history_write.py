@@ -106,6 +106,8 @@ def history_write(
         rating_list_id, [row for t_id in compared for row in by_table[t_id]], compared
     )
     gone: set[int] = set()
+    # The tables whose stored digest no longer holds: compared, or left without rows.
+    new_digests = {t_id: digests[t_id] for t_id in compared}
     with connection.cursor() as cursor:
         if stale := _tables_without_rows(rating_list_id, from_date, tournament_ids, by_table):
             cursor.execute(
@@ -113,27 +115,29 @@ def history_write(
                 "AND tournament_id = ANY(%s) RETURNING member_id",
                 [rating_list_id, stale],
             )
+            written += cursor.rowcount
             gone = {member_id for (member_id,) in cursor.fetchall()}
-        emptied = [t_id for t_id, digest in stored_digests.items() if digest is not None]
-        emptied = [t_id for t_id in emptied if t_id not in by_table]
-        cursor.execute(
-            "UPDATE ratings_listtournament SET history_digest = d.digest "
-            "FROM unnest(%s::bigint[], %s::bigint[]) AS d(tournament_id, digest) "
-            "WHERE rating_list_id = %s AND ratings_listtournament.tournament_id = d.tournament_id",
-            [
-                [*compared, *emptied],
-                [*(digests[t_id] for t_id in compared), *(None for _t in emptied)],
-                rating_list_id,
-            ],
+        new_digests.update(
+            (t_id, None)
+            for t_id, digest in stored_digests.items()
+            if digest is not None and t_id not in by_table
         )
-    return removed | gone, written + len(gone)
+        if new_digests:
+            cursor.execute(
+                "UPDATE ratings_listtournament SET history_digest = d.digest "
+                "FROM unnest(%s::bigint[], %s::bigint[]) AS d(tournament_id, digest) "
+                "WHERE rating_list_id = %s "
+                "AND ratings_listtournament.tournament_id = d.tournament_id",
+                [list(new_digests), list(new_digests.values()), rating_list_id],
+            )
+    return removed | gone, written
 
 
 def _tables_without_rows(
     rating_list_id: int,
     from_date: dt.date,
     tournament_ids: list[int] | None,
-    replayed: dict[int, list[HistoryRow]],
+    replayed: Iterable[int],
 ) -> list[int]:
     """The tables of the scope with stored rows that the replay gave none: taken out, not
     rated now, or no longer linked to the list. Found in the index alone (the tables of
