@@ -46,7 +46,6 @@ from ratings.recompute.reads import (
     read_professed,
     state_of,
     states_before,
-    with_ids,
 )
 from ratings.recompute.replay import rate_tournament, restarts_baseline
 from ratings.recompute.rules import GO_SYSTEMS
@@ -78,12 +77,16 @@ def cone_replay(rating_list: RatingList, from_date: dt.date) -> ReplayOutcome | 
             counted_links(), rating_list=rating_list, tournament__end_date__gte=from_date
         ).values_list("tournament_id", flat=True)
     )  # counts in this list: approved for it (ratings.submissions.list_approval)
-    stored = set(
-        RatingHistory.objects.filter(rating_list=rating_list, date__gte=from_date)
-        .order_by()
-        .values_list("tournament_id", flat=True)
-        .distinct()
+    # Every stored row from the date, read once: which tables have rows, which rows are
+    # gone, and each player's stored states and fingerprints along the way.
+    stored_rows = list(
+        fast_rows(
+            RatingHistory.objects.filter(rating_list=rating_list, date__gte=from_date)
+            .order_by()
+            .values_list(*_StoredStates.FIELDS)
+        )
     )
+    stored = {row[0] for row in stored_rows}
     changed = {t for t, rated_at in links if t in approved and rated_at is None}
     removed = stored - approved
     tournaments = list(Tournament.objects.filter(pk__in=approved).order_by("end_date", "pk"))
@@ -93,14 +96,11 @@ def cone_replay(rating_list: RatingList, from_date: dt.date) -> ReplayOutcome | 
     # Rows that are gone: those of a table taken out, and of a player a changed table no
     # longer enters. Their players differ from the start. (A changed table's other players
     # differ only if their rows come out otherwise.)
-    gone: set[tuple[int, int]] = set()
-    stale_rows = RatingHistory.objects.filter(rating_list=rating_list).order_by()
-    for queryset in with_ids(stale_rows, "tournament_id", sorted((changed & stored) | removed)):
-        gone.update(
-            (member_id, t_id)
-            for member_id, t_id in queryset.values_list("member_id", "tournament_id")
-            if t_id in removed or member_id not in players[t_id]
-        )
+    gone = {
+        (row[2], row[0])  # (member, tournament)
+        for row in stored_rows
+        if row[0] in removed or (row[0] in changed and row[2] not in players[row[0]])
+    }
     differs = {member_id for member_id, _t in gone}
     # The tables a change could reach at all (through every player of a table it reaches):
     # what is read up front. Which of them are replayed is found as the walk goes.
@@ -117,7 +117,7 @@ def cone_replay(rating_list: RatingList, from_date: dt.date) -> ReplayOutcome | 
             return None  # a game of someone not entered in the table: no cone to trust
 
     member_ids = sorted(reach)
-    stored_states = _StoredStates(rating_list, from_date, member_ids, gone=gone)
+    stored_states = _StoredStates(rating_list, from_date, member_ids, stored_rows, gone=gone)
     members = read_members(member_ids)
     fide_dated = fide_history(member_ids) if rating_list.system == "orr" else {}
     outcome = ReplayOutcome(from_date=from_date)
@@ -171,21 +171,24 @@ class _StoredStates:
     last stored row before that table (the `gone` ones left out), or before the date (his
     rows carry running totals, so a state is one row; see `reads.states_before`)."""
 
+    FIELDS = ("tournament_id", "fingerprint", *STATE_COLUMNS)  # of a stored row
+
     def __init__(
         self,
         rating_list: RatingList,
         from_date: dt.date,
         member_ids: list[int],
+        stored_rows: list[tuple[Any, ...]],
         *,
         gone: set[tuple[int, int]],
     ) -> None:
+        """`stored_rows`: the list's rows from `from_date` on, read as `FIELDS`."""
         wanted = set(member_ids)
         self.before = states_before(rating_list, from_date, member_ids)
         self.rows: dict[int, list[tuple[Any, ...]]] = defaultdict(list)
         self.prints: dict[tuple[int, int], int | None] = {}
         self.json_text = connection.vendor == "postgresql"
-        rows = RatingHistory.objects.filter(rating_list=rating_list, date__gte=from_date).order_by()
-        for row in fast_rows(rows.values_list("tournament_id", "fingerprint", *STATE_COLUMNS)):
+        for row in stored_rows:
             t_id, digest, member_id = row[0], row[1], row[2]
             if member_id in wanted:
                 self.prints[(member_id, t_id)] = digest
