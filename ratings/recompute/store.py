@@ -8,6 +8,7 @@ import json
 from typing import Any
 
 from django.db import connection
+from django.db.models import F, Q
 
 from ratings.models import ListTournament, RatingEntry, RatingList
 from ratings.recompute import rules
@@ -55,15 +56,22 @@ def outcome_store(rating_list: RatingList, outcome: ReplayOutcome, *, read_at: d
 def _store_rated(links: Any, outcome: ReplayOutcome, *, read_at: dt.datetime) -> None:
     """Mark the tables the replay rated, each with the class it was rated at (egf.md §8:
     after the time-control cap; empty where the list keeps the entered class): one
-    statement per class, each row written once (9,000 of them in a full recompute)."""
+    statement per class. A table already marked so, by a run after its last decision,
+    keeps its mark and its time (a full recompute of an unchanged list writes none of its
+    9,000 links; the cone reads `rated_at` only against the decisions)."""
     by_class: dict[str, list[int]] = {}
     for tournament_id in outcome.rated_ids:
         klass = outcome.applied_classes.get(tournament_id, "")
         by_class.setdefault(klass, []).append(tournament_id)
     for klass, ids in by_class.items():
-        links.filter(tournament_id__in=ids).update(
-            rated_at=read_at, not_rated_reason="", applied_class=klass
-        )
+        links.filter(tournament_id__in=ids).exclude(
+            Q(rated_at__isnull=False, not_rated_reason="", applied_class=klass)
+            & (Q(decided_at__isnull=True) | Q(decided_at__lte=F("rated_at")))
+            & (
+                Q(tournament__decided_at__isnull=True)
+                | Q(tournament__decided_at__lte=F("rated_at"))
+            )
+        ).update(rated_at=read_at, not_rated_reason="", applied_class=klass)
 
 
 def _refresh_entries(rating_list: RatingList, outcome: ReplayOutcome, affected: set[int]) -> int:

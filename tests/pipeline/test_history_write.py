@@ -179,3 +179,31 @@ def _versions(table: str, rating_list) -> dict[int, object]:
             f"SELECT id, xmin::text FROM {table} WHERE rating_list_id = %s", [rating_list.pk]
         )
         return dict(cursor.fetchall())
+
+
+@pytest.mark.django_db
+def test_links_already_marked_rated_keep_their_time_and_a_table_decided_again_gets_a_new_one():
+    rng = random.Random(7)
+    club = ClubFactory()
+    rating_list = RatingListFactory(system="egf", game="go", slug="fp-links")
+    pool = members(rng, club, 8)
+    referee = staff_user()
+    tournaments = []
+    for day in (dt.date(2023, 3, 5), dt.date(2023, 6, 4)):
+        tournaments.append(table(rng, club=club, players=pool, system="egf", day=day))
+        submitted(tournaments[-1], rating_list)
+        tournament_approve_and_rate(tournament=tournaments[-1], by=referee)
+    rating_list_recompute(rating_list_id=rating_list.pk, trigger="t", from_date=dt.date(1900, 1, 1))
+    links = ListTournament.objects.filter(rating_list=rating_list)
+    marked = dict(links.values_list("tournament_id", "rated_at"))
+    assert None not in marked.values()
+    rating_list_recompute(rating_list_id=rating_list.pk, trigger="t", from_date=dt.date(1900, 1, 1))
+    assert dict(links.values_list("tournament_id", "rated_at")) == marked
+    # Decided again after its rating: the next run marks it anew.
+    first = tournaments[0]
+    links.filter(tournament=first).update(decided_at=marked[first.pk] + dt.timedelta(seconds=1))
+    rating_list_recompute(rating_list_id=rating_list.pk, trigger="t", from_date=dt.date(1900, 1, 1))
+    again = dict(links.values_list("tournament_id", "rated_at"))
+    assert (
+        again[first.pk] > marked[first.pk] and again[tournaments[1].pk] == marked[tournaments[1].pk]
+    )
