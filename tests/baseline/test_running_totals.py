@@ -54,7 +54,9 @@ def _list_with_a_baseline(tmp_path: Path):
             for i, m in enumerate(named)
         )
     )
-    _call("import_ratings", str(path), "--list", "totals", "--format", "csv", "--date", "2024-03-01")
+    _call(
+        "import_ratings", str(path), "--list", "totals", "--format", "csv", "--date", "2024-03-01"
+    )
     return rating_list, {m.pk for m in named}
 
 
