@@ -91,6 +91,28 @@ def entries_of_page(rating_list: RatingList, page: Iterable[RatingEntry]) -> lis
     return rows
 
 
+def best_first_page_from_the_end(
+    entries: QuerySet[RatingEntry], *, start: int, stop: int, total: int
+) -> list[RatingEntry]:
+    """Rows `start:stop` of `entries` best first (as `with_rank(entries).order_by("-rating")`
+    reads them), with their rank, read from the weakest end of the rating index.
+
+    A page past the middle of a list is nearer its end: walking the index from the top
+    visited (and fetched) every row above the page, 37,000 for the EGD list's last page
+    (20 ms); from the bottom, only the rows below it. The index read backwards yields its
+    rows, ties included, in exactly the reverse order, so reversed they are the same rows in
+    the same order. A row's rank (1 + the rows rated higher) is `total` less the rows rated
+    at most as high, plus one; `total` is the count the paginator pages by."""
+    weakest_first = entries.order_by("rating").annotate(
+        at_most=Window(Count("*"), order_by=F("rating").asc())
+    )
+    rows = list(weakest_first[max(0, total - stop) : max(0, total - start)])
+    rows.reverse()
+    for row in rows:
+        row.rank = total - row.at_most + 1
+    return rows
+
+
 def with_rank(entries: QuerySet[RatingEntry]) -> QuerySet[RatingEntry]:
     """Annotate `rank`: the place by rating among the rows the filter kept (ties share)."""
     return entries.annotate(rank=Window(Rank(), order_by=F("rating").desc()))
