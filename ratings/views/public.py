@@ -32,7 +32,7 @@ from ratings import selectors
 from ratings.display.formatting import format_change, format_expectation, format_rating
 from ratings.display.system_titles import system_title
 from ratings.models import PublishedList, RatingEntry, RatingList
-from ratings.views import calculator_links, filters, history_rows, list_counts
+from ratings.views import calculator_links, filters, history_rows, list_counts, list_rows
 from ratings.views.filters import RatingEntryFilter
 from ratings.views.pagination import CachedCountPaginator
 from ratings.views.tables import RatingEntryTable, SnapshotTable, csv_header, csv_row
@@ -113,6 +113,7 @@ def rating_list(request: HttpRequest, slug: str) -> HttpResponse:
     for record in records:
         record.shown = format_rating(record.rating, the_list.system, record.provisional)
     list_counts.mark_inactive(records, filters.today())
+    rows_html = list_rows.rows_html(records, list_rows.RowLabels.make())
     shown_count = table.paginator.count if table.page else len(records)
     pages = table.paginator.num_pages if table.page else 1
     query = request.GET.copy()
@@ -134,8 +135,7 @@ def rating_list(request: HttpRequest, slug: str) -> HttpResponse:
             ),
             "table": table,
             "records": records,
-            "player_prefix": reverse("player_detail", args=[0])[:-2],
-            "club_prefix": reverse("club_detail", args=["x"])[:-2],
+            "rows_html": rows_html,
             "headers": sort_headers(request, table, numeric=("rank", "rating", "tournaments")),
             "page_query": query_without(request, "page"),
             "per_page_query": query_without(request, "page", "per_page"),
