@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import datetime as dt
 from collections.abc import Iterable
-from dataclasses import dataclass, field
+from dataclasses import MISSING, dataclass, field, fields
 from typing import Any
 
 from django.core.cache import cache
@@ -16,6 +16,7 @@ from clubsite.models import Club, Member
 from clubsite.numbers import is_ascii_number
 from ratings.display.formatting import rating_number
 from ratings.models import PublishedEntry, PublishedList, RatingEntry, RatingHistory, RatingList
+from ratings.systems.grades import Grade
 from tournaments.models import Game, Tournament
 
 
@@ -176,9 +177,60 @@ class GameLine:
     change: float | None
 
 
+@dataclass(frozen=True, slots=True)
+class TournamentBrief:
+    """What the profile shows of a tournament (read as values: see `HistoryRow`)."""
+
+    id: int
+    name: str
+    city: str
+    end_date: dt.date
+    tournament_class: str
+
+    @property
+    def pk(self) -> int:
+        return self.id
+
+
+@dataclass(slots=True)
+class HistoryRow:
+    """A `RatingHistory` row as the profile reads it: its fields as values, then its list,
+    tournament and (for a breakdown shown in place) breakdown. Two hundred model instances
+    of a regular's history cost twice what reading their values does."""
+
+    id: int
+    date: dt.date
+    sequence: int
+    rating_in: float | None
+    before: float | None
+    after: float | None
+    change: float | None
+    games_count: int
+    rated: bool
+    provisional: bool
+    anomalous: bool
+    reset: bool
+    grade: Grade | None
+    rating_list_id: int
+    tournament_id: int
+    klass: str
+    note: str
+    rating_list: RatingList | None = None
+    tournament: TournamentBrief | None = None
+    breakdown: Any = None
+
+    @property
+    def pk(self) -> int:
+        return self.id
+
+
+# The columns read: the fields the profile does not fill in afterwards.
+_HISTORY_ROW_FIELDS = tuple(f.name for f in fields(HistoryRow) if f.default is MISSING)
+
+
 @dataclass
 class HistoryLine:
-    row: RatingHistory
+    row: RatingHistory | HistoryRow  # the model on the breakdown's page
     games: list[GameLine]
     # Older tournaments' breakdowns are a click away on their own page (the profile of a
     # regular would otherwise render a thousand rows).
@@ -241,15 +293,12 @@ def player_profile(member: Member) -> Profile:
     # apart): joining each of two hundred history rows to its list cost more than that.
     # His tournaments are read by key, once for the history and the grades: joined, the
     # planner hashed all nine thousand tournaments for each of the two.
-    history = list(
-        RatingHistory.objects.filter(member=member)
-        .only(
-            "id", "date", "sequence", "rating_in", "before", "after", "change", "games_count",
-            "rated", "provisional", "anomalous", "reset", "grade", "rating_list_id",
-            "tournament_id", "klass", "note",
-        )
+    history = [
+        HistoryRow(*values)
+        for values in RatingHistory.objects.filter(member=member)
+        .values_list(*_HISTORY_ROW_FIELDS)
         .order_by("date", "sequence")
-    )  # fmt: skip
+    ]
     tournaments = _tournaments({row.tournament_id for row in history})
     sections: dict[int, ListSection] = {}
     for entry in entries.values():
@@ -293,7 +342,8 @@ def player_profile(member: Member) -> Profile:
 
 
 def _breakdowns(row_ids: list[int]) -> dict[int, Any]:
-    rows = RatingHistory.objects.filter(pk__in=row_ids).values_list("pk", "breakdown")
+    # Unordered: the model's order would join every row to its list and member.
+    rows = RatingHistory.objects.filter(pk__in=row_ids).values_list("pk", "breakdown").order_by()
     return dict(rows)
 
 
@@ -378,20 +428,20 @@ def _drafts() -> QuerySet[Tournament]:
     return Tournament.objects.filter(status=Tournament.Status.DRAFT).values("pk")
 
 
-def _tournaments(ids: set[int]) -> dict[int, Tournament]:
+def _tournaments(ids: set[int]) -> dict[int, TournamentBrief]:
     """Tournaments by key, with what the profile shows of them."""
     if not ids:
         return {}
     rows = (
         Tournament.objects.filter(pk__in=ids)
-        .only("id", "name", "city", "end_date", "tournament_class")
+        .values_list("id", "name", "city", "end_date", "tournament_class")
         .order_by()
     )
-    return {t.pk: t for t in rows}
+    return {values[0]: TournamentBrief(*values) for values in rows}
 
 
 def _grade_history(
-    member: Member, tournaments: dict[int, Tournament] | None = None
+    member: Member, tournaments: dict[int, TournamentBrief] | None = None
 ) -> list[dict[str, Any]]:
     """The grade he played at, each time it changed (from his tournament entries; a draft
     is its club's private work, so it says nothing here). `tournaments`: those already
