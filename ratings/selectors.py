@@ -5,6 +5,7 @@ from __future__ import annotations
 import datetime as dt
 from collections.abc import Iterable
 from dataclasses import MISSING, dataclass, field, fields
+from functools import cached_property
 from typing import Any
 
 from django.core.cache import cache
@@ -236,7 +237,7 @@ class HistoryLine:
     # regular would otherwise render a thousand rows).
     breakdown_elsewhere: bool = False
 
-    @property
+    @cached_property  # asked by the chart and the table of every row
     def raised(self) -> bool:
         """The engine started him higher than the rating he came in with (a reset, or an
         anomaly restart), by at least what the page shows."""
