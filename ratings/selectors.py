@@ -318,13 +318,17 @@ def player_profile(member: Member) -> Profile:
     # Only the breakdowns shown in place are read: a regular's others are most of the bytes.
     inline = [line for section in ordered for line in section.lines[:INLINE_BREAKDOWNS]]
     breakdowns = _breakdowns([line.row.pk for line in inline])
+    record = head_to_head(member)
+    # The breakdowns' opponents are named from his head-to-head record (it has the name of
+    # everyone he played); only one it leaves out is read by key.
     names = _member_names(
         {
             g.get("opponent")
             for games in breakdowns.values()
             for g in games
             if isinstance(g, dict) and g.get("opponent") is not None
-        }
+        },
+        known={h.opponent_id: h.opponent_name for h in record},
     )
     for line in inline:
         line.row.breakdown = breakdowns.get(line.row.pk) or []
@@ -338,7 +342,7 @@ def player_profile(member: Member) -> Profile:
         sections=ordered,
         chart=_chart_data(ordered),
         grade_history=_grade_history(member, tournaments),
-        head_to_head=head_to_head(member),
+        head_to_head=record,
     )
 
 
@@ -357,12 +361,15 @@ def player_history_line(member: Member, row_pk: int) -> HistoryLine:
     return HistoryLine(row, _game_lines(row.breakdown, _member_names(opponents)))
 
 
-def _member_names(ids: set[Any]) -> dict[int, str]:
+def _member_names(ids: set[Any], known: dict[int, str] | None = None) -> dict[int, str]:
+    """Names by member id ("given family"); `known`: names already read, by id."""
     clean = {int(i) for i in ids if isinstance(i, int | str) and is_ascii_number(str(i))}
-    if not clean:
-        return {}
-    rows = Member.objects.filter(pk__in=clean).values_list("pk", "given_name", "family_name")
-    return {pk: f"{given} {family}".strip() for pk, given, family in rows}
+    names = {pk: known[pk] for pk in clean if pk in known} if known else {}
+    missing = clean - names.keys()
+    if missing:
+        rows = Member.objects.filter(pk__in=missing).values_list("pk", "given_name", "family_name")
+        names.update((pk, f"{given} {family}".strip()) for pk, given, family in rows)
+    return names
 
 
 def _game_lines(breakdown: Any, names: dict[int, str]) -> list[GameLine]:
