@@ -65,6 +65,9 @@ class GradeFormField(forms.TypedChoiceField):
         return "" if grade is None else str(grade)
 
 
+_GRADE_OF_RANK = {grade.rank: grade for grade in ALL_GRADES}
+
+
 class GradeField(models.SmallIntegerField):
     """Stores `Grade.rank` (30k = -29 … 1k = 0, 1d = 1 … 9d = 9, 1p = 10 … 9p = 18)."""
 
@@ -77,7 +80,10 @@ class GradeField(models.SmallIntegerField):
         return [*self.default_validators, *self._validators]
 
     def from_db_value(self, value: int | None, expression: Any, connection: Any) -> Grade | None:
-        return None if value is None else Grade.from_rank(value)
+        if value is None:
+            return None
+        # The grades are few and immutable: share them (a profile reads four hundred).
+        return _GRADE_OF_RANK.get(value) or Grade.from_rank(value)
 
     def to_python(self, value: Any) -> Grade | None:
         return parse_grade(value)

@@ -28,7 +28,7 @@ def _esc(text: object) -> str:
 
 
 @lru_cache(maxsize=8192)
-def _short_date(day: dt.date, language: str | None) -> str:
+def short_date(day: dt.date, language: str | None) -> str:
     """The `date:"SHORT_DATE_FORMAT"` filter, remembered per date and language (its
     formatting was half of the rows' time; a tournament's date is on all its players')."""
     return _esc(date_filter(day, "SHORT_DATE_FORMAT"))
@@ -95,7 +95,7 @@ def history_row_html(line: selectors.HistoryLine, labels: RowLabels) -> SafeStri
     else:
         change = f'<span class="{css}">{shown}</span>'
     return mark_safe(  # noqa: S308 - every value above escaped by _esc
-        f"<tr>\n        <td>{_short_date(row.date, labels.language)}</td>\n"
+        f"<tr>\n        <td>{short_date(row.date, labels.language)}</td>\n"
         f"        <td>{name}</td>\n        <td>{klass}</td>\n"
         f'        <td class="num">{row.games_count}</td>\n'
         f'        <td class="num">{_esc(line.before_s)}</td>\n'

@@ -7,7 +7,7 @@ import html
 from dataclasses import dataclass
 
 from django.core.exceptions import ObjectDoesNotExist
-from django.db.models import Q
+from django.db.models import Q, QuerySet
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, render
 from django.urls import reverse
@@ -16,6 +16,7 @@ from django.utils.safestring import mark_safe
 from django.utils.text import slugify
 from django.utils.translation import get_language
 from django.utils.translation import gettext as _
+from django_tables2.rows import BoundRows
 
 from clubsite.numbers import MAX_ID, int_or_none
 from clubsite.views.csv_output import csv_download
@@ -30,8 +31,8 @@ from clubsite.views.paging import per_page_of as _per_page
 from ratings import selectors
 from ratings.display.formatting import format_change, format_expectation, format_rating
 from ratings.display.system_titles import system_title
-from ratings.models import PublishedList, RatingList
-from ratings.views import calculator_links, filters, history_rows, list_counts
+from ratings.models import PublishedList, RatingEntry, RatingList
+from ratings.views import calculator_links, filters, history_rows, list_counts, list_rows
 from ratings.views.filters import RatingEntryFilter
 from ratings.views.pagination import CachedCountPaginator
 from ratings.views.tables import RatingEntryTable, SnapshotTable, csv_header, csv_row
@@ -62,9 +63,7 @@ def _filtered_table(
         countries=selectors.rating_list_countries(rating_list),
         clubs=selectors.rating_list_clubs(rating_list),
     )
-    entries = filterset.qs
-    if keys_only:
-        entries = entries.select_related(None).only("id", "rating")
+    entries = _keys(filterset.qs) if keys_only else filterset.qs
     table = RatingEntryTable(selectors.with_rank(entries), system=rating_list.system)
     query = sorted((k, v) for k, v in request.GET.lists() if k not in ("page", "sort", "per_page"))
     count_key = selectors.list_version_key(rating_list, "count", query, filters.today())
@@ -73,18 +72,48 @@ def _filtered_table(
     return filterset, table
 
 
+def _keys(entries: QuerySet[RatingEntry]) -> QuerySet[RatingEntry]:
+    return entries.select_related(None).only("id", "rating")
+
+
+def _nearer_the_end(filterset: RatingEntryFilter, table: RatingEntryTable) -> bool:
+    """Whether the page is best read from the list's weakest end (see
+    `selectors.best_first_page_from_the_end`): past the middle of a list in the default
+    order, best first, filtered on the entries alone. A filter on the member (name, country,
+    club) joins the members, and the planner may then sort the rows instead of reading the
+    rating index; players rated alike would not come in an order that reverses."""
+    page = table.page
+    if page is None or tuple(table.order_by) != ("-rating",):
+        return False
+    data = filterset.form.cleaned_data
+    if any(data.get(name) for name in ("q", "country", "club")):
+        return False
+    return table.paginator.count - page.end_index() < page.start_index() - 1
+
+
 def rating_list(request: HttpRequest, slug: str) -> HttpResponse:
     the_list = _list_or_404(slug)
     # Past page 1 the page is found on the entries' keys first (the rows it skips need no
     # member or club); page 1 skips nothing, and one query reads it whole.
     deep = (int_or_none(request.GET.get("page"), minimum=1, maximum=MAX_ID) or 1) > 1
     filterset, table = _filtered_table(request, the_list, keys_only=deep)
-    records = list(table.page.object_list.data) if table.page else []
+    if deep and _nearer_the_end(filterset, table):
+        records = selectors.best_first_page_from_the_end(
+            _keys(filterset.qs),
+            start=table.page.start_index() - 1,
+            stop=table.page.end_index(),
+            total=table.paginator.count,
+        )
+        # These are the page's rows (the pager asks how many): its slice is never read.
+        table.page.object_list = BoundRows(records, table)
+    else:
+        records = list(table.page.object_list.data) if table.page else []
     if deep:
         records = selectors.entries_of_page(the_list, records)
     for record in records:
         record.shown = format_rating(record.rating, the_list.system, record.provisional)
     list_counts.mark_inactive(records, filters.today())
+    rows_html = list_rows.rows_html(records, list_rows.RowLabels.make())
     shown_count = table.paginator.count if table.page else len(records)
     pages = table.paginator.num_pages if table.page else 1
     query = request.GET.copy()
@@ -106,14 +135,13 @@ def rating_list(request: HttpRequest, slug: str) -> HttpResponse:
             ),
             "table": table,
             "records": records,
+            "rows_html": rows_html,
             "headers": sort_headers(request, table, numeric=("rank", "rating", "tournaments")),
             "page_query": query_without(request, "page"),
             "per_page_query": query_without(request, "page", "per_page"),
             "hidden": list_counts.hidden_inactive(the_list, request.GET, shown_count),
             "everyone_query": query_without(request, "page", "active"),
             "page_range": page_range(table.page.number if table.page else 1, pages),
-            "player_prefix": reverse("player_detail", args=[0])[:-2],
-            "club_prefix": reverse("club_detail", args=["x"])[:-2],
             "snapshots": selectors.snapshots_of(the_list)[:24],
             "csv_all_query": query.urlencode(),
             "csv_page_query": csv_page_query.urlencode(),

@@ -155,6 +155,13 @@ def test_every_grade_stored_and_reloaded() -> None:
     assert None in reloaded.values()
 
 
+def test_read_ranks_are_the_grades_and_an_off_scale_one_is_refused() -> None:
+    field = GradeField()
+    assert [field.from_db_value(g.rank, None, None) for g in ALL_GRADES] == list(ALL_GRADES)
+    with pytest.raises(ValueError, match="no such grade"):
+        field.from_db_value(99, None, None)
+
+
 @pytest.mark.django_db
 @pytest.mark.parametrize("value", ["5 kyu", "5K", -4, Grade("k", 5)])
 def test_any_spelling_saved_as_the_grade(value: object) -> None:

@@ -132,3 +132,57 @@ def test_active_players_found_by_key_or_by_filter_show_the_same_pages(
     assert names(ua) == [m.full_name for m in active if m.country == "UA"][:25]
     everyone = client.get(url, {"per_page": 25, "active": "all"}).content.decode()
     assert len(names(everyone)) == 25
+
+
+def ranked_rows(html: str) -> list[tuple[int, str]]:
+    body = html.split("<tbody", 1)[1].split("</tbody>", 1)[0]
+    return [
+        (int(rank), name)
+        for rank, name in re.findall(
+            r'<tr><td class="num">(\d+)</td><td><a href="/players/\d+/">([^<]+)</a>', body
+        )
+    ]
+
+
+@pytest.mark.parametrize("query", [{}, {"active": "all"}])
+def test_pages_past_the_middle_are_read_from_the_end_with_the_same_rows_and_ranks(
+    client, big_list, query
+):
+    """A page nearer the list's end is read from its weakest end (`selectors.
+    best_first_page_from_the_end`): the same rows, order and ranks as read from the top,
+    and players rated alike ranked alike. (Their order among themselves is the database's:
+    the tie is kept within the last page.)"""
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+
+    tied = RatingEntry.objects.filter(rating_list=big_list, rating__lte=2874)
+    tied.update(rating=2874)  # Big126 … Big129 share rank 127
+    url = reverse("rating_list", args=["big"])
+    every = []
+    for page in range(1, 7):
+        with CaptureQueriesContext(connection) as captured:
+            html = client.get(url, {**query, "per_page": 25, "page": page}).content.decode()
+        every += ranked_rows(html)
+        if page >= 4:  # rows 75 on, nearer the end: no query skips the rows above them
+            assert not [q for q in captured if re.search(r"OFFSET (7|10|12)5\b", q["sql"])]
+    assert [rank for rank, _name in every] == [*range(1, 127), *[127] * 4]
+    assert [name.split()[-1] for _rank, name in every[:126]] == [f"Big{i:03d}" for i in range(126)]
+    assert sorted(name.split()[-1] for _rank, name in every[126:]) == [
+        f"Big{i:03d}" for i in range(126, 130)
+    ]
+
+
+def test_a_page_from_the_end_of_active_players_ranks_among_them(client, big_list):
+    import datetime as dt
+
+    today = dt.date.today()
+    entries = list(RatingEntry.objects.filter(rating_list=big_list).order_by("-rating"))
+    for i, entry in enumerate(entries):
+        entry.active_until = today if i % 2 == 0 else today - dt.timedelta(days=1)
+    RatingEntry.objects.bulk_update(entries, ["active_until"])
+    url = reverse("rating_list", args=["big"])
+    last = client.get(url, {"per_page": 25, "page": 3})  # 65 active: rows 51 to 65
+    assert last.context["table"].paginator.count == 65
+    assert ranked_rows(last.content.decode()) == [
+        (rank, entries[2 * (rank - 1)].member.full_name) for rank in range(51, 66)
+    ]

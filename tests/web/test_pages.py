@@ -43,6 +43,51 @@ def test_player_profile(client, world):
     assert (h2h[world.players[0].pk].wins, h2h[world.players[0].pk].losses) == (0, 2)
 
 
+def test_profile_rows_are_the_history_and_tournaments_as_stored(client, world):
+    """The profile reads his history and tournaments as values (`selectors.HistoryRow`,
+    `TournamentBrief`): each row carries the stored row's fields and its tournament's."""
+    from ratings.selectors import _HISTORY_ROW_FIELDS
+
+    player = world.players[1]
+    RatingHistory.objects.filter(member=player, tournament=world.tournaments[1]).update(
+        klass="B", note="Rated twice", reset=True
+    )
+    profile = client.get(reverse("player_detail", args=[player.pk])).context["profile"]
+    lines = [line for section in profile.sections for line in section.lines]
+    assert len(lines) == 2
+    for line in lines:
+        stored = RatingHistory.objects.select_related("tournament").get(pk=line.row.pk)
+        assert {f: getattr(line.row, f) for f in _HISTORY_ROW_FIELDS} == {
+            f: getattr(stored, f) for f in _HISTORY_ROW_FIELDS
+        }
+        shown = line.row.tournament
+        assert (shown.pk, shown.name, shown.end_date, shown.tournament_class) == (
+            stored.tournament.pk, stored.tournament.name, stored.tournament.end_date,
+            stored.tournament.tournament_class,
+        )  # fmt: skip
+        assert line.row.rating_list == stored.rating_list
+    assert (lines[0].row.klass, lines[0].row.note, lines[0].row.reset) == ("B", "Rated twice", True)
+
+
+def test_breakdown_opponents_named_from_the_record_or_else_by_key(
+    client, world, django_assert_num_queries
+):
+    """The breakdowns' opponents are named from his head-to-head record, one query less;
+    an opponent the record leaves out (no played game with him) is read by key."""
+    player = world.players[1]
+    url = reverse("player_detail", args=[player.pk])
+    with django_assert_num_queries(8):  # member, entries, history, tournaments, breakdowns,
+        html = client.get(url).content.decode()  # head to head (2), grades
+    assert f'<a href="/players/{world.players[0].pk}/">{world.players[0].full_name}</a>' in html
+    ghost = MemberFactory(given_name="Ghost", family_name="Opponent")
+    row = RatingHistory.objects.filter(member=player).latest("date")
+    row.breakdown = [*row.breakdown, {**row.breakdown[0], "opponent": ghost.pk, "round": 9}]
+    row.save()
+    with django_assert_num_queries(9):
+        html = client.get(url).content.decode()
+    assert f'<a href="/players/{ghost.pk}/">Ghost Opponent</a>' in html
+
+
 def test_player_head_to_head_games(client, world):
     player, other = world.players[1], world.players[0]
     response = client.get(reverse("player_detail", args=[player.pk]), {"vs": other.pk})
