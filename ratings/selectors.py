@@ -180,7 +180,7 @@ class GameLine:
 
 @dataclass(frozen=True, slots=True)
 class TournamentBrief:
-    """What the profile shows of a tournament (read as values: see `HistoryRow`)."""
+    """What the profile shows of a tournament (read as values: see `ProfileRow`)."""
 
     id: int
     name: str
@@ -194,7 +194,7 @@ class TournamentBrief:
 
 
 @dataclass(slots=True)
-class HistoryRow:
+class ProfileRow:
     """A `RatingHistory` row as the profile reads it: its fields as values, then its list,
     tournament and (for a breakdown shown in place) breakdown. Two hundred model instances
     of a regular's history cost twice what reading their values does."""
@@ -226,12 +226,12 @@ class HistoryRow:
 
 
 # The columns read: the fields the profile does not fill in afterwards.
-_HISTORY_ROW_FIELDS = tuple(f.name for f in fields(HistoryRow) if f.default is MISSING)
+_PROFILE_ROW_FIELDS = tuple(f.name for f in fields(ProfileRow) if f.default is MISSING)
 
 
 @dataclass
 class HistoryLine:
-    row: RatingHistory | HistoryRow  # the model on the breakdown's page
+    row: RatingHistory | ProfileRow  # the model on the breakdown's page
     games: list[GameLine]
     # Older tournaments' breakdowns are a click away on their own page (the profile of a
     # regular would otherwise render a thousand rows).
@@ -295,9 +295,9 @@ def player_profile(member: Member) -> Profile:
     # His tournaments are read by key, once for the history and the grades: joined, the
     # planner hashed all nine thousand tournaments for each of the two.
     history = [
-        HistoryRow(*values)
+        ProfileRow(*values)
         for values in RatingHistory.objects.filter(member=member)
-        .values_list(*_HISTORY_ROW_FIELDS)
+        .values_list(*_PROFILE_ROW_FIELDS)
         .order_by("date", "sequence")
     ]
     tournaments = _tournaments({row.tournament_id for row in history})

@@ -44,9 +44,9 @@ def test_player_profile(client, world):
 
 
 def test_profile_rows_are_the_history_and_tournaments_as_stored(client, world):
-    """The profile reads his history and tournaments as values (`selectors.HistoryRow`,
+    """The profile reads his history and tournaments as values (`selectors.ProfileRow`,
     `TournamentBrief`): each row carries the stored row's fields and its tournament's."""
-    from ratings.selectors import _HISTORY_ROW_FIELDS
+    from ratings.selectors import _PROFILE_ROW_FIELDS
 
     player = world.players[1]
     RatingHistory.objects.filter(member=player, tournament=world.tournaments[1]).update(
@@ -57,8 +57,8 @@ def test_profile_rows_are_the_history_and_tournaments_as_stored(client, world):
     assert len(lines) == 2
     for line in lines:
         stored = RatingHistory.objects.select_related("tournament").get(pk=line.row.pk)
-        assert {f: getattr(line.row, f) for f in _HISTORY_ROW_FIELDS} == {
-            f: getattr(stored, f) for f in _HISTORY_ROW_FIELDS
+        assert {f: getattr(line.row, f) for f in _PROFILE_ROW_FIELDS} == {
+            f: getattr(stored, f) for f in _PROFILE_ROW_FIELDS
         }
         shown = line.row.tournament
         assert (shown.pk, shown.name, shown.end_date, shown.tournament_class) == (
