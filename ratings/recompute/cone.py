@@ -195,7 +195,7 @@ class _StoredStates:
                 if (member_id, t_id) not in gone:
                     self.rows[member_id].append(row)
         for rows in self.rows.values():
-            rows.sort(key=_REPLAY_ORDER)
+            rows.sort(key=_replay_order)
 
     def fingerprint(self, member_id: int, tournament_id: int) -> int | None:
         return self.prints.get((member_id, tournament_id))
@@ -205,7 +205,7 @@ class _StoredStates:
         until = (tournament.end_date, tournament.pk)
         last = None
         for row in self.rows.get(member_id, ()):
-            if _REPLAY_ORDER(row) >= until:
+            if _replay_order(row) >= until:
                 break
             last = row
         base = self.before.get(member_id)
@@ -216,7 +216,7 @@ class _StoredStates:
         return state
 
 
-def _REPLAY_ORDER(row: tuple[Any, ...]) -> tuple[dt.date, int]:  # noqa: N802 - a sort key
+def _replay_order(row: tuple[Any, ...]) -> tuple[dt.date, int]:
     """A stored row's place in replay order: its date, then its tournament's id."""
     return row[-1], row[0]
 
