@@ -69,7 +69,7 @@ def member_merge(request: HttpRequest, pk: int) -> HttpResponse:
             "member": member,
             "other": other,
             "candidates": candidates,
-            "shared": shared_tournaments(member, other) if other is not None else [],
+            "both_played": shared_tournaments(member, other) if other is not None else [],
         },
     )
 
