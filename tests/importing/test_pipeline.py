@@ -145,6 +145,10 @@ def _seed(data: dict, tournament_id: int) -> int:
                 history=history,
                 grade=best,
                 list_grade=player.get("grade"),
+                # His standing after it, as the recompute writes a row (the state before a
+                # date is the last row's): one tournament, his best grade so far.
+                tournaments_so_far=1,
+                best_grade_so_far=best,
             )  # fmt: skip
         )
     RatingHistory.objects.bulk_create(rows)
