@@ -8,7 +8,6 @@ localized as the template localized them, labels translated as `{% translate %}`
 
 from __future__ import annotations
 
-import html
 from dataclasses import dataclass
 from typing import Any
 
@@ -19,13 +18,9 @@ from django.utils.formats import localize
 from django.utils.safestring import SafeString, mark_safe
 from django.utils.translation import gettext as _
 
-from ratings.display.formatting import format_change, format_rating
+from ratings.display.formatting import escaped, format_change, format_rating
 
 register = template.Library()
-
-
-def _esc(text: object) -> str:
-    return html.escape(str(text), quote=True)
 
 
 @dataclass(frozen=True)
@@ -40,27 +35,29 @@ class _Labels:
     @classmethod
     def make(cls) -> _Labels:
         return cls(
-            player_prefix=_esc(reverse("player_detail", args=[0])[:-2]),
-            as_given=_esc(_("as the results file gives it")),
-            member_of=_esc(_("member of")),
-            not_rated=f'<span class="muted">{_esc(_("not rated"))}</span>',
+            player_prefix=escaped(reverse("player_detail", args=[0])[:-2]),
+            as_given=escaped(_("as the results file gives it")),
+            member_of=escaped(_("member of")),
+            not_rated=f'<span class="muted">{escaped(_("not rated"))}</span>',
         )
 
 
 def _club_cell(participant: Any, labels: _Labels) -> str:
     club = participant.member.club
-    club_name = _esc(club.name) if club is not None and club.name else ""
+    club_name = escaped(club.name) if club is not None and club.name else ""
     if participant.team:
-        title = labels.as_given + (f"; {labels.member_of} {_esc(club.name)}" if club else "")
-        shown = _esc(participant.team)
+        title = labels.as_given + (f"; {labels.member_of} {escaped(club.name)}" if club else "")
+        shown = escaped(participant.team)
     else:
         title = shown = club_name
     return f'<td class="club-cell" title="{title}">{shown}</td>'
 
 
 def _cell(cell: Any) -> str:
-    title = f' title="{_esc(cell.opponent.member.full_name)}"' if cell.opponent else ""
-    return f'<td class="text-center round-cell {_esc(cell.css)}"{title}>{_esc(cell.text)}</td>'
+    title = f' title="{escaped(cell.opponent.member.full_name)}"' if cell.opponent else ""
+    return (
+        f'<td class="text-center round-cell {escaped(cell.css)}"{title}>{escaped(cell.text)}</td>'
+    )
 
 
 def _change(change: Any, labels: _Labels) -> str:
@@ -69,9 +66,9 @@ def _change(change: Any, labels: _Labels) -> str:
     elif change.rated:
         css = "" if not change.change else ("change-up" if change.change > 0 else "change-down")
         shown = (
-            f"{_esc(format_rating(change.before, change.system))} → "
-            f"{_esc(format_rating(change.after, change.system, change.provisional))} "
-            f'<span class="{css}">{_esc(format_change(change.change, change.system))}</span>'
+            f"{escaped(format_rating(change.before, change.system))} → "
+            f"{escaped(format_rating(change.after, change.system, change.provisional))} "
+            f'<span class="{css}">{escaped(format_change(change.change, change.system))}</span>'
         )
     else:
         shown = labels.not_rated
@@ -84,10 +81,10 @@ def _row(row: Any, labels: _Labels) -> str:
     return (
         "\n    <tr>\n"
         f'      <td class="num sticky-col sticky-place">'
-        f"{_esc(localize(participant.place or row.number))}</td>\n"
+        f"{escaped(localize(participant.place or row.number))}</td>\n"
         f'      <td class="sticky-col sticky-name"><a href="{labels.player_prefix}'
-        f'{_esc(participant.member_id)}/">{_esc(participant.member.full_name)}</a></td>\n'
-        f"      <td>{_esc(grade) if grade else ''}</td>\n"
+        f'{escaped(participant.member_id)}/">{escaped(participant.member.full_name)}</a></td>\n'
+        f"      <td>{escaped(grade) if grade else ''}</td>\n"
         f"      {_club_cell(participant, labels)}\n"
         f"      {''.join(_cell(cell) for cell in row.cells)}\n"
         f'      <td class="num"><strong>{floatformat(row.points, "-1")}</strong></td>\n'

@@ -10,7 +10,6 @@ variables).
 from __future__ import annotations
 
 import datetime as dt
-import html
 from dataclasses import dataclass
 from functools import lru_cache
 
@@ -21,17 +20,14 @@ from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 
 from ratings import selectors
-
-
-def _esc(text: object) -> str:
-    return html.escape(str(text), quote=True)
+from ratings.display.formatting import escaped
 
 
 @lru_cache(maxsize=8192)
 def short_date(day: dt.date, language: str | None) -> str:
     """The `date:"SHORT_DATE_FORMAT"` filter, remembered per date and language (its
     formatting was half of the rows' time; a tournament's date is on all its players')."""
-    return _esc(date_filter(day, "SHORT_DATE_FORMAT"))
+    return escaped(date_filter(day, "SHORT_DATE_FORMAT"))
 
 
 @dataclass(frozen=True)
@@ -50,14 +46,14 @@ class RowLabels:
     @classmethod
     def make(cls, member_pk: int) -> RowLabels:
         return cls(
-            how_computed=_esc(_("How is this rating computed?")),
+            how_computed=escaped(_("How is this rating computed?")),
             language=get_language(),
             tournament_prefix=reverse("tournament_detail", args=[0])[:-2],
             breakdown_prefix=reverse("player_breakdown", args=[member_pk, 0])[:-2],
-            how_title=_esc(_("How the change came about")),
-            reset=f' <span class="badge text-bg-info">{_esc(_("reset"))}</span>',
-            anomalous=f' <span class="badge text-bg-warning">{_esc(_("anomalous"))}</span>',
-            not_rated=f' <span class="badge text-bg-secondary">{_esc(_("not rated"))}</span>',
+            how_title=escaped(_("How the change came about")),
+            reset=f' <span class="badge text-bg-info">{escaped(_("reset"))}</span>',
+            anomalous=f' <span class="badge text-bg-warning">{escaped(_("anomalous"))}</span>',
+            not_rated=f' <span class="badge text-bg-secondary">{escaped(_("not rated"))}</span>',
         )
 
 
@@ -66,22 +62,28 @@ def history_row_html(line: selectors.HistoryLine, labels: RowLabels) -> SafeStri
     row = line.row
     tournament = row.tournament
     name = (
-        f'<a href="{labels.tournament_prefix}{row.tournament_id}/">{_esc(tournament.name)}</a>'
+        f'<a href="{labels.tournament_prefix}{row.tournament_id}/">{escaped(tournament.name)}</a>'
         + (labels.reset if row.reset else "")
         + (labels.anomalous if row.anomalous else "")
         + ("" if row.rated else labels.not_rated)
-        + (f'<div class="small muted history-note">{_esc(_(row.note))}</div>' if row.note else "")
         + (
-            f'<div class="small muted raised-start">{_esc(line.raised_s)}</div>'
+            f'<div class="small muted history-note">{escaped(_(row.note))}</div>'
+            if row.note
+            else ""
+        )
+        + (
+            f'<div class="small muted raised-start">{escaped(line.raised_s)}</div>'
             if line.raised_s
             else ""
         )
     )
     entered = tournament.tournament_class
-    klass = _esc(row.klass or entered)
+    klass = escaped(row.klass or entered)
     if row.klass and row.klass != entered:
-        klass += f' <span class="small muted">{_("(entered %(k)s)") % {"k": _esc(entered)}}</span>'
-    css, shown = _esc(line.change_css), _esc(line.change_s)
+        klass += (
+            f' <span class="small muted">{_("(entered %(k)s)") % {"k": escaped(entered)}}</span>'
+        )
+    css, shown = escaped(line.change_css), escaped(line.change_s)
     if line.games:
         change = (
             f'<a class="{css} breakdown-toggle" href="#bd-{row.pk}" aria-controls="bd-{row.pk}" '
@@ -98,8 +100,8 @@ def history_row_html(line: selectors.HistoryLine, labels: RowLabels) -> SafeStri
         f"<tr>\n        <td>{short_date(row.date, labels.language)}</td>\n"
         f"        <td>{name}</td>\n        <td>{klass}</td>\n"
         f'        <td class="num">{row.games_count}</td>\n'
-        f'        <td class="num">{_esc(line.before_s)}</td>\n'
-        f'        <td class="num rating">{_esc(line.after_s)}</td>\n'
+        f'        <td class="num">{escaped(line.before_s)}</td>\n'
+        f'        <td class="num rating">{escaped(line.after_s)}</td>\n'
         f'        <td class="num">{change}</td>\n      </tr>'
     )
 
@@ -109,13 +111,13 @@ def section_rows_html(
 ) -> SafeString:
     """The history table's body for one list: each line's row and, when its breakdown
     opens in place, the breakdown row, with the whitespace the template's loop gave."""
-    system_url = _esc(reverse("rating_system", args=[section.rating_list.system]))
+    system_url = escaped(reverse("rating_system", args=[section.rating_list.system]))
     parts = []
     for line in section.lines:
         parts.append(f"\n      {history_row_html(line, labels)}\n      ")
         if line.games:
             raised = (
-                f'<p class="small mb-1 raised-start">{_esc(line.raised_s)}</p>'
+                f'<p class="small mb-1 raised-start">{escaped(line.raised_s)}</p>'
                 if line.raised_s
                 else ""
             )

@@ -8,7 +8,6 @@ as plain digits, labels translated as `{% translate %}` gives them (escaped).
 
 from __future__ import annotations
 
-import html
 from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Any
@@ -18,11 +17,8 @@ from django.utils.safestring import SafeString, mark_safe
 from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 
+from ratings.display.formatting import escaped
 from ratings.views.history_rows import short_date
-
-
-def _esc(text: object) -> str:
-    return html.escape(str(text), quote=True)
 
 
 @dataclass(frozen=True)
@@ -36,13 +32,13 @@ class RowLabels:
 
     @classmethod
     def make(cls) -> RowLabels:
-        title = _esc(_("Out of the live list for inactivity"))
+        title = escaped(_("Out of the live list for inactivity"))
         return cls(
-            player_prefix=_esc(reverse("player_detail", args=[0])[:-2]),
-            club_prefix=_esc(reverse("club_detail", args=["x"])[:-2]),
+            player_prefix=escaped(reverse("player_detail", args=[0])[:-2]),
+            club_prefix=escaped(reverse("club_detail", args=["x"])[:-2]),
             inactive=(
                 f' <span class="badge text-bg-light border inactive-badge" title="{title}">'
-                f"{_esc(_('inactive'))}</span>"
+                f"{escaped(_('inactive'))}</span>"
             ),
             language=get_language(),
         )
@@ -54,16 +50,18 @@ def entry_row_html(entry: Any, labels: RowLabels) -> str:
     member = entry.member
     club = member.club if member.club_id else None
     club_cell = (
-        f'<a href="{labels.club_prefix}{_esc(club.slug)}/">{_esc(club.name)}</a>' if club else "—"
+        f'<a href="{labels.club_prefix}{escaped(club.slug)}/">{escaped(club.name)}</a>'
+        if club
+        else "—"
     )
     return (
-        f'<tr><td class="num">{_esc(entry.rank)}</td>'
-        f'<td><a href="{labels.player_prefix}{_esc(entry.member_id)}/">{_esc(member.full_name)}</a>'
+        f'<tr><td class="num">{escaped(entry.rank)}</td>'
+        f'<td><a href="{labels.player_prefix}{escaped(entry.member_id)}/">{escaped(member.full_name)}</a>'
         f"{labels.inactive if entry.inactive else ''}</td>"
-        f"<td>{'' if entry.grade is None else _esc(entry.grade)}</td>"
-        f"<td>{club_cell}</td><td>{_esc(member.country)}</td>"
-        f'<td class="num rating">{_esc(entry.shown)}</td>'
-        f'<td class="num">{_esc(entry.tournaments)}</td>'
+        f"<td>{'' if entry.grade is None else escaped(entry.grade)}</td>"
+        f"<td>{club_cell}</td><td>{escaped(member.country)}</td>"
+        f'<td class="num rating">{escaped(entry.shown)}</td>'
+        f'<td class="num">{escaped(entry.tournaments)}</td>'
         f"<td>{'' if entry.last_played is None else short_date(entry.last_played, labels.language)}"
         "</td></tr>"
     )
