@@ -37,10 +37,10 @@ from ratings.recompute.baseline_starts import baseline_date
 from ratings.recompute.history_write import fingerprint
 from ratings.recompute.reads import (
     STATE_COLUMNS,
+    engine_games,
     fast_rows,
     fide_history,
-    load_games,
-    player_ids,
+    load_game_records,
     published_grades,
     read_members,
     read_professed,
@@ -97,9 +97,9 @@ def cone_replay(rating_list: RatingList, from_date: dt.date) -> ReplayOutcome | 
     # longer enters. Their players differ from the start. (A changed table's other players
     # differ only if their rows come out otherwise.)
     gone = {
-        (row[2], row[0])  # (member, tournament)
+        (row[3], row[0])  # (member, tournament)
         for row in stored_rows
-        if row[0] in removed or (row[0] in changed and row[2] not in players[row[0]])
+        if row[0] in removed or (row[0] in changed and row[3] not in players[row[0]])
     }
     differs = {member_id for member_id, _t in gone}
     # The tables a change could reach at all (through every player of a table it reaches):
@@ -111,9 +111,12 @@ def cone_replay(rating_list: RatingList, from_date: dt.date) -> ReplayOutcome | 
         if tournament.pk in changed or not entrants.isdisjoint(reach):
             candidates.append(tournament)
             reach |= entrants
-    games = load_games([t.pk for t in candidates], handicaps=rating_list.system in GO_SYSTEMS)
-    for t_id, rows in games.items():
-        if not {int(m) for m in player_ids(rows)} <= players[t_id]:
+    # Read for every candidate, built for the engine only for the tables replayed.
+    games = load_game_records(
+        [t.pk for t in candidates], handicaps=rating_list.system in GO_SYSTEMS
+    )
+    for t_id, records in games.items():
+        if not {int(r[2]) for r in records}.union(int(r[3]) for r in records) <= players[t_id]:
             return None  # a game of someone not entered in the table: no cone to trust
 
     member_ids = sorted(reach)
@@ -136,7 +139,7 @@ def cone_replay(rating_list: RatingList, from_date: dt.date) -> ReplayOutcome | 
             outcome,
             rating_list,
             tournament,
-            games.get(tournament.pk, []),
+            engine_games(games.get(tournament.pk, [])),
             professed[tournament.pk],
             members,
             fide_history=fide_dated,
@@ -156,6 +159,7 @@ def cone_replay(rating_list: RatingList, from_date: dt.date) -> ReplayOutcome | 
             else:
                 differs.add(member_id)
     outcome.scope = sorted({*replayed, *removed})
+    outcome.stored_keys = {(row[3], row[0]): (row[2], row[1]) for row in stored_rows}
     return outcome
 
 
@@ -171,7 +175,7 @@ class _StoredStates:
     last stored row before that table (the `gone` ones left out), or before the date (his
     rows carry running totals, so a state is one row; see `reads.states_before`)."""
 
-    FIELDS = ("tournament_id", "fingerprint", *STATE_COLUMNS)  # of a stored row
+    FIELDS = ("tournament_id", "fingerprint", "sequence", *STATE_COLUMNS)  # of a stored row
 
     def __init__(
         self,
@@ -189,7 +193,7 @@ class _StoredStates:
         self.prints: dict[tuple[int, int], int | None] = {}
         self.json_text = connection.vendor == "postgresql"
         for row in stored_rows:
-            t_id, digest, member_id = row[0], row[1], row[2]
+            t_id, digest, member_id = row[0], row[1], row[3]
             if member_id in wanted:
                 self.prints[(member_id, t_id)] = digest
                 if (member_id, t_id) not in gone:
@@ -211,7 +215,7 @@ class _StoredStates:
         base = self.before.get(member_id)
         if last is None:
             return replace(base) if base is not None else None
-        state = state_of(last[2:], json_text=self.json_text)
+        state = state_of(last[3:], json_text=self.json_text)
         state.from_baseline = base is not None and base.from_baseline
         return state
 

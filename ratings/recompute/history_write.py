@@ -53,6 +53,9 @@ def fingerprint(row: HistoryRow) -> int:
     return int.from_bytes(digest, "big", signed=True)
 
 
+# Stored rows by key (member, tournament): their (sequence, fingerprint).
+StoredKeys = dict[tuple[int, int], tuple[int, int | None]]
+
 # A row's columns from `rating_in` on (after its key, date and sequence), in field order.
 _AFTER_SEQUENCE = HistoryRow._fields.index("sequence") + 1
 _FROM_SEQUENCE = _AFTER_SEQUENCE - 1
@@ -83,10 +86,13 @@ def history_write(
     *,
     from_date: dt.date,
     tournament_ids: list[int] | None,
+    stored_keys: StoredKeys | None = None,
 ) -> tuple[set[int], int]:
     """Make the list's stored rows from `from_date` on (of `tournament_ids` only, unless
-    None) equal to `rows`, which must all fall there. Returns the members whose rows were
-    taken out and how many rows were written (deleted, updated, added)."""
+    None) equal to `rows`, which must all fall there. `stored_keys`: every stored row's
+    from the date, when the caller has read them in this transaction (the cone has).
+    Returns the members whose rows were taken out and how many rows were written
+    (deleted, updated, added)."""
     if connection.vendor != "postgresql":
         return _replace(rating_list_id, rows, from_date=from_date, tournament_ids=tournament_ids)
     by_table: dict[int, list[HistoryRow]] = {}
@@ -103,7 +109,10 @@ def history_write(
         t_id for t_id, digest in digests.items() if stored_digests.get(t_id) != digest
     )
     removed, written = _compare_rows(
-        rating_list_id, [row for t_id in compared for row in by_table[t_id]], compared
+        rating_list_id,
+        [row for t_id in compared for row in by_table[t_id]],
+        compared,
+        stored_keys,
     )
     gone: set[int] = set()
     # The tables whose stored digest no longer holds: compared, or left without rows.
@@ -150,19 +159,26 @@ def _tables_without_rows(
 
 
 def _compare_rows(
-    rating_list_id: int, rows: list[HistoryRow], tournament_ids: list[int]
+    rating_list_id: int,
+    rows: list[HistoryRow],
+    tournament_ids: list[int],
+    stored_keys: StoredKeys | None,
 ) -> tuple[set[int], int]:
     """Make the stored rows of these tables equal to `rows`, row by row (see the module)."""
     if not tournament_ids:
         return set(), 0
-    in_tables = RatingHistory.objects.filter(rating_list_id=rating_list_id).order_by()
-    stored = {
-        (m, t): (s, f)
-        for queryset in with_ids(in_tables, "tournament_id", tournament_ids)
-        for m, t, s, f in fast_rows(
-            queryset.values_list("member_id", "tournament_id", "sequence", "fingerprint")
-        )
-    }
+    if stored_keys is not None:
+        tables = set(tournament_ids)
+        stored = {key: known for key, known in stored_keys.items() if key[1] in tables}
+    else:
+        in_tables = RatingHistory.objects.filter(rating_list_id=rating_list_id).order_by()
+        stored = {
+            (m, t): (s, f)
+            for queryset in with_ids(in_tables, "tournament_id", tournament_ids)
+            for m, t, s, f in fast_rows(
+                queryset.values_list("member_id", "tournament_id", "sequence", "fingerprint")
+            )
+        }
     added: list[tuple] = []
     changed: list[tuple] = []
     for row in rows:

@@ -153,7 +153,15 @@ def tournaments_from(
 
 def load_games(tournament_ids: list[int], *, handicaps: bool = True) -> dict[int, list[EngineGame]]:
     """Each tournament's played games as the engine takes them (players' ids as text), in
-    round order, then as entered; handicaps zeroed where the list's system has none.
+    round order, then as entered; handicaps zeroed where the list's system has none."""
+    records = load_game_records(tournament_ids, handicaps=handicaps)
+    return {t_id: engine_games(listed) for t_id, listed in records.items()}
+
+
+def load_game_records(
+    tournament_ids: list[int], *, handicaps: bool = True
+) -> dict[int, list[GameRecord]]:
+    """Each tournament's played games as read (`GameRecord`), in no order.
 
     A million games pass through here at EGD scale, so each is built once, straight from
     the driver's row, and the rows come unsorted: PostgreSQL would sort all of them before
@@ -169,18 +177,23 @@ def load_games(tournament_ids: list[int], *, handicaps: bool = True) -> dict[int
         )
         .values_list("tournament_id", "round", "white_text", "black_text", "result", "stones", "pk")
     )
-    by_tournament: dict[int, list[tuple[Any, ...]]] = defaultdict(list)
+    by_tournament: dict[int, list[GameRecord]] = defaultdict(list)
     for row in _raw_rows(rows):
         by_tournament[row[0]].append(row)
-    games: dict[int, list[EngineGame]] = {}
-    for tournament_id, listed in by_tournament.items():
-        listed.sort(key=_ROUND_THEN_ENTRY)
-        games[tournament_id] = list(map(tuple.__new__, repeat(EngineGame), map(_GAME, listed)))
-    return games
+    return by_tournament
 
 
-# A game row's (round, pk), and its fields the engine takes: (round, white, black, result,
+def engine_games(records: list[GameRecord]) -> list[EngineGame]:
+    """One table's game records (as `load_game_records` gives them) as the engine takes
+    them, in round order, then as entered."""
+    records.sort(key=_ROUND_THEN_ENTRY)
+    return list(map(tuple.__new__, repeat(EngineGame), map(_GAME, records)))
+
+
+# A game as read: (tournament, round, white, black, result, handicap, pk), players' ids
+# as text. Its (round, pk), and its fields the engine takes: (round, white, black, result,
 # handicap) after the tournament's id.
+GameRecord = tuple[int, int, str, str, str, int, int]
 _ROUND_THEN_ENTRY, _GAME = itemgetter(1, 6), itemgetter(slice(1, 6))
 
 

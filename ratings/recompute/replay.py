@@ -53,9 +53,8 @@ def replay(
         tournament_ids, handicaps=rating_list.system in rules.GO_SYSTEMS
     )
     professed = read_professed(tournament_ids)
-    member_ids = sorted(
-        {int(m) for games in games_by_tournament.values() for m in player_ids(games)}
-    )
+    players = {t_id: player_ids(games) for t_id, games in games_by_tournament.items()}
+    member_ids = sorted({int(m) for ids in players.values() for m in ids})
     states = states_before(rating_list, from_date, member_ids)
     outcome = ReplayOutcome(from_date=from_date, states=states, restarted=restarted)
     named = frozenset(m for m, state in states.items() if state.from_baseline)
@@ -74,6 +73,7 @@ def replay(
             members,
             fide_history=fide_dated,
             kept=before_baseline(tournament, start_date, named),
+            players=players.get(tournament.pk),
         )
     _apply_publications(states, publications, before=None)
     return outcome
@@ -89,11 +89,13 @@ def rate_tournament(
     *,
     fide_history: dict[int, list[tuple[dt.date, int]]],
     kept: frozenset[int] = frozenset(),
+    players: set[str] | None = None,
 ) -> None:
     """Rate one tournament from `outcome.states` and move them on (except the players
     `kept` at their baseline standing), or record in `outcome.not_rated` why the list does
     not rate it. `games` are as `load_games` gives them; `entries` are the table's
-    participants as `read_professed` gives them."""
+    participants as `read_professed` gives them; `players`, if known already, the ids of
+    those who played (`player_ids(games)`)."""
     system_code = rating_list.system
     states = outcome.states
     verdict = rules.event_verdict(system_code, tournament)
@@ -103,7 +105,7 @@ def rate_tournament(
     if not games:
         outcome.not_rated[tournament.pk] = "no played games"
         return
-    event_input = _event_input(
+    event_input, seats = _event_input(
         rating_list,
         tournament,
         games,
@@ -112,6 +114,7 @@ def rate_tournament(
         members,
         klass=verdict.klass or tournament.tournament_class,
         fide_ratings=fide_ratings_on(fide_history, tournament.start_date),
+        players=player_ids(games) if players is None else players,
     )
     started = time.perf_counter()
     try:
@@ -124,9 +127,9 @@ def rate_tournament(
         rating_list,
         tournament,
         event_input,
+        seats,
         output,
         verdict,
-        entries,
         members,
         kept=kept,
     )
@@ -212,14 +215,18 @@ def _event_input(
     *,
     klass: str,
     fide_ratings: dict[int, int],
-) -> EventInput:
+    players: set[str],
+) -> tuple[EventInput, list[Seat]]:
+    """The engine's input for one table, and each of its players' `Seat`, in the same
+    order (the engine answers in its input's order)."""
     system_code = rating_list.system
     # A player's grade as the engine takes it (a `Grade`; None outside Go), and his best
     # grade (EGF resets only): the same lookups `state.grade_of` makes, hoisted.
     grade_by_rank = GRADES_BY_RANK if system_code in rules.GO_SYSTEMS else {}
     best_by_rank = GRADES_BY_RANK if system_code == "egf" else {}
-    ids = sorted(player_ids(games), key=int)
-    players = []
+    ids = sorted(players, key=int)
+    engine_players = []
+    seats = []
     for player_id in ids:
         member_id = int(player_id)
         state = states.get(member_id)
@@ -240,8 +247,9 @@ def _event_input(
             )
         # A `Player`, built without its Python-level `__new__` (400,000 times at EGD scale).
         player = (player_id, rating, grade_by_rank.get(grade_rank), best, birth, history)
-        players.append(tuple.__new__(Player, player))
-    return EventInput(
+        engine_players.append(tuple.__new__(Player, player))
+        seats.append((member_id, state, grade_rank))
+    event_input = EventInput(
         system=system_code,
         params=rating_list.params or {},
         event=Event(
@@ -252,12 +260,18 @@ def _event_input(
             official=tournament.official,
             participants=max(len(entries), len(ids), tournament.participants_declared or 0),
         ),
-        players=tuple(players),
+        players=tuple(engine_players),
         games=tuple(games),
     )
+    return event_input, seats
 
 
 _NOT_ENTERED = (None, None)  # no grade professed, no rating declared
+
+# A player of a table as `_event_input` found him, for `_apply`: his member id, his state
+# before the table (None: a newcomer) and the grade rank he plays at there. Each is a
+# lookup in a dict of every member; made once per player, not twice.
+Seat = tuple[int, MemberState | None, int | None]
 
 
 def _apply(
@@ -265,9 +279,9 @@ def _apply(
     rating_list: RatingList,
     tournament: Tournament,
     event_input: EventInput,
+    seats: list[Seat],
     output: EventOutput,
     verdict: rules.EventVerdict,
-    entries: Entries,
     members: dict[int, tuple[dt.date | None, int | None, int | None]],
     *,
     kept: frozenset[int] = frozenset(),
@@ -282,19 +296,18 @@ def _apply(
     # The opponent's columns of each breakdown game: his id as a number, his start.
     opponents = {p.id: (int(p.id), p.before) for p in output.players}
     time_control_applies = verdict.keep_rating_above is not None  # UFGO 1.7
-    inputs = {p.id: p for p in event_input.players} if time_control_applies else {}
     t_id, day = tournament.pk, tournament.end_date
     floating_grades = rules.has_floating_grades(system)
     anomaly_note = rules.anomaly_note(system)
     klass = verdict.klass or ""
     zero_debuts_dropped = system in rules.ZERO_DEBUT_SYSTEMS
-    for result in output.players:
-        player_id, before, after, change, rated, provisional, anomalous, history, games = result
-        member_id = int(player_id)
+    for result, player_in, (member_id, state, grade_rank) in zip(
+        output.players, event_input.players, seats, strict=True
+    ):
+        _id, before, after, change, rated, provisional, anomalous, history, games = result
         if member_id in kept:
             continue
-        state = states.get(member_id)
-        if state is None:  # not `setdefault`: that builds a state for every player
+        if state is None:  # a newcomer
             state = states[member_id] = MemberState()
         rating_in = state.rating
         if zero_debuts_dropped and rules.debut_not_kept(
@@ -304,9 +317,7 @@ def _apply(
         note = ""
         if time_control_applies and rules.kept_by_time_control(
             verdict,
-            rules.start_rating(
-                system, rating_in, inputs[result.id].rating, inputs[result.id].grade
-            ),
+            rules.start_rating(system, rating_in, player_in.rating, player_in.grade),
         ):
             # UFGO 1.7: too short for his IK (a newcomer's: his start); his IK stays, his
             # games still count for his opponents.
@@ -315,9 +326,6 @@ def _apply(
             note = rules.KEPT_BY_TIME_CONTROL
         elif anomalous:
             note = anomaly_note
-        grade_rank = entries.get(member_id, _NOT_ENTERED)[0]
-        if grade_rank is None:
-            grade_rank = _grade_when_not_given(system, None, state, members[member_id][2])
         rating_now = after if rated else rating_in
         if floating_grades:
             list_grade = rules.grade_after(

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import datetime as dt
 import json
+from functools import lru_cache
 from typing import Any
 
 from django.db import connection
@@ -29,7 +30,11 @@ def outcome_store(rating_list: RatingList, outcome: ReplayOutcome, *, read_at: d
     Returns how many rows were written (PostgreSQL writes only the rows that changed)."""
     scope = outcome.scope  # None: every row from the date; else a cone replay's tournaments
     affected, written = history_write(
-        rating_list.pk, outcome.rows, from_date=outcome.from_date, tournament_ids=scope
+        rating_list.pk,
+        outcome.rows,
+        from_date=outcome.from_date,
+        tournament_ids=scope,
+        stored_keys=outcome.stored_keys,
     )
     affected |= outcome.touched | outcome.restarted
     # Players who lost tournaments from the date on but play none in the replay (a table
@@ -136,8 +141,7 @@ def _json(text: str | None) -> Any:
 def _entry_row(rating_list: RatingList, member_id: int, state: MemberState) -> tuple[Any, ...]:
     active_until = None
     if rating_list.system == "egf" and state.last_played is not None:
-        grade = Grade.from_rank(state.grade) if state.grade is not None else None
-        active_until = rules.egf_active_until(state.last_played, grade)
+        active_until = _egf_active_until(state.last_played, state.grade)
     return (
         rating_list.pk,
         member_id,
@@ -152,3 +156,11 @@ def _entry_row(rating_list: RatingList, member_id: int, state: MemberState) -> t
         active_until,
         as_json(state.history),
     )
+
+
+@lru_cache(maxsize=100_000)
+def _egf_active_until(last_played: dt.date, grade_rank: int | None) -> dt.date:
+    """`rules.egf_active_until` by grade rank, remembered: the 45,000 entries of a full
+    recompute share a few thousand (day, grade) pairs."""
+    grade = Grade.from_rank(grade_rank) if grade_rank is not None else None
+    return rules.egf_active_until(last_played, grade)
