@@ -92,6 +92,10 @@ class Command(BaseCommand):
             .first()
         )
         last_page = max(1, entries.filter(rating__isnull=False).count() // 50 // 2)
+        # About the last page of the active players: half the rated ones are, at EGD scale.
+        country_page = max(
+            1, entries.filter(rating__isnull=False, member__country=country).count() // 50 // 2
+        )
         slug = biggest.slug
         some_name = Member.objects.filter(pk=ordinary_id).values_list("family_name", flat=True)
         name_word = (some_name[0] if some_name else "a")[:6]
@@ -120,6 +124,28 @@ class Command(BaseCommand):
                 {"active": "all", "grade_min": "5k", "grade_max": "1d"},
             ),
             (f"list '{slug}' name search", reverse("rating_list", args=[slug]), {"q": name_word}),
+            # Deep pages under each order and filter: a page read from the wrong end of
+            # its index costs what all the pages before it do.
+            (
+                f"list '{slug}' lowest rating first, page {last_page // 2}",
+                reverse("rating_list", args=[slug]),
+                {"sort": "rating", "page": last_page // 2},
+            ),
+            (
+                f"list '{slug}' by name, page {last_page}",
+                reverse("rating_list", args=[slug]),
+                {"sort": "member", "page": last_page},
+            ),
+            (
+                f"list '{slug}' everyone, page {last_page * 2}",
+                reverse("rating_list", args=[slug]),
+                {"active": "all", "page": last_page * 2},
+            ),
+            (
+                f"list '{slug}' country={country}, page {country_page}",
+                reverse("rating_list", args=[slug]),
+                {"country": country or "", "page": country_page},
+            ),
             ("tournaments page 1", reverse("tournament_list"), {}),
             ("tournaments page 100", reverse("tournament_list"), {"page": 100}),
             ("tournaments by players", reverse("tournament_list"), {"sort": "-players"}),
