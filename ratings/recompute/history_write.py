@@ -24,6 +24,7 @@ import datetime as dt
 import hashlib
 import marshal
 from collections.abc import Iterable, Sequence
+from itertools import chain
 from typing import Any
 
 from django.db import connection
@@ -31,7 +32,7 @@ from django.db import connection
 from ratings.models import ListTournament, RatingHistory
 from ratings.recompute.bulk import as_json, breakdown_json, copy_to_temporary, insert_rows
 from ratings.recompute.reads import fast_rows, with_ids
-from ratings.recompute.state import HistoryRow
+from ratings.recompute.state import HistoryRow, resolved_breakdown
 
 COLUMNS = [
     "rating_list_id", "member_id", "tournament_id", "date", "sequence", "rating_in", "before",
@@ -47,8 +48,10 @@ def fingerprint(row: HistoryRow) -> int:
     The values go through `marshal` format 2, which writes numbers in binary (no float
     formatting: the cost of a JSON text) and, unlike later formats, no back-references
     that would depend on which objects happen to be shared, so the same values give the
-    same bytes in every process; then an 8-byte BLAKE2b."""
-    values = (row.date.toordinal(), row[_AFTER_SEQUENCE:])
+    same bytes in every process; then an 8-byte BLAKE2b. The breakdown goes in as stored
+    (`resolved_breakdown`), so rows written before it was kept as the engine gives it
+    keep their fingerprints."""
+    values = (row.date.toordinal(), (*row[_AFTER_SEQUENCE:_BREAKDOWN], resolved_breakdown(row)))
     digest = hashlib.blake2b(marshal.dumps(values, 2), digest_size=8).digest()
     return int.from_bytes(digest, "big", signed=True)
 
@@ -59,6 +62,7 @@ StoredKeys = dict[tuple[int, int], tuple[int, int | None]]
 # A row's columns from `rating_in` on (after its key, date and sequence), in field order.
 _AFTER_SEQUENCE = HistoryRow._fields.index("sequence") + 1
 _FROM_SEQUENCE = _AFTER_SEQUENCE - 1
+_BREAKDOWN = HistoryRow._fields.index("breakdown")
 
 
 def _values(rating_list_id: int, row: HistoryRow, history: str | None, digest: int) -> tuple:
@@ -67,15 +71,25 @@ def _values(rating_list_id: int, row: HistoryRow, history: str | None, digest: i
         row.rating_in, row.before, row.after, row.change, row.games_count, row.rated,
         row.provisional, row.anomalous, row.reset, row.grade, row.list_grade, row.klass,
         row.note, row.tournaments_so_far, row.games_so_far, row.best_grade_so_far, history,
-        breakdown_json(row.breakdown), digest,
+        breakdown_json(resolved_breakdown(row)), digest,
     )  # fmt: skip
 
 
 def table_digest(rows: Sequence[HistoryRow]) -> int:
     """The digest of one table's rows, in the order the replay gave them: every column of
     each but the list and the tournament (a signed 64-bit integer). Like `fingerprint`,
-    through `marshal` format 2, then an 8-byte BLAKE2b; one call for the whole table."""
-    values = (rows[0].date.toordinal(), [(row[0], row[_FROM_SEQUENCE:]) for row in rows])
+    through `marshal` format 2, then an 8-byte BLAKE2b; one call for the whole table.
+
+    The breakdowns go in as the engine gave them, every game's five values in one flat
+    list (each row's `games_count` says where its games end), with the table's players'
+    ids and starts (`opponents`, shared by its rows): together they are what the stored
+    breakdowns hold, without a tuple built per game (two million at EGD scale)."""
+    values = (
+        rows[0].date.toordinal(),
+        [(row[0], row[_FROM_SEQUENCE:_BREAKDOWN]) for row in rows],
+        list(chain.from_iterable(chain.from_iterable(row.breakdown for row in rows))),
+        rows[0].opponents,
+    )
     digest = hashlib.blake2b(marshal.dumps(values, 2), digest_size=8).digest()
     return int.from_bytes(digest, "big", signed=True)
 
@@ -87,12 +101,15 @@ def history_write(
     from_date: dt.date,
     tournament_ids: list[int] | None,
     stored_keys: StoredKeys | None = None,
+    known_digests: dict[int, int] | None = None,
 ) -> tuple[set[int], int]:
     """Make the list's stored rows from `from_date` on (of `tournament_ids` only, unless
     None) equal to `rows`, which must all fall there. `stored_keys`: every stored row's
     from the date, when the caller has read them in this transaction (the cone has).
     Returns the members whose rows were taken out and how many rows were written
-    (deleted, updated, added)."""
+    (deleted, updated, added). `known_digests`: tables' digests of their rows in `rows`
+    that the caller has made already (a replay makes them as it goes)."""
+    known_digests = known_digests or {}
     if connection.vendor != "postgresql":
         return _replace(rating_list_id, rows, from_date=from_date, tournament_ids=tournament_ids)
     by_table: dict[int, list[HistoryRow]] = {}
@@ -104,7 +121,10 @@ def history_write(
     if tournament_ids is not None:
         links = links.filter(tournament_id__in=tournament_ids)
     stored_digests = dict(links.values_list("tournament_id", "history_digest"))
-    digests = {t_id: table_digest(table) for t_id, table in by_table.items()}
+    digests = {
+        t_id: known_digests[t_id] if t_id in known_digests else table_digest(table)
+        for t_id, table in by_table.items()
+    }
     compared = sorted(
         t_id for t_id, digest in digests.items() if stored_digests.get(t_id) != digest
     )

@@ -14,6 +14,7 @@ from clubsite.models import Member
 from ratings.models import RatingList
 from ratings.recompute import rules
 from ratings.recompute.baseline_starts import baseline_date, baseline_member_ids
+from ratings.recompute.history_write import table_digest
 from ratings.recompute.reads import (
     Entries,
     fide_history,
@@ -122,6 +123,7 @@ def rate_tournament(
     except BadInput as error:
         raise _in_context(error, tournament, event_input) from error
     outcome.engine_seconds += time.perf_counter() - started
+    first_row = len(outcome.rows)
     _apply(
         outcome,
         rating_list,
@@ -133,6 +135,9 @@ def rate_tournament(
         members,
         kept=kept,
     )
+    if len(outcome.rows) > first_row:
+        # Digested now, while its rows and the engine's answer are still in the cache.
+        outcome.table_digests[tournament.pk] = table_digest(outcome.rows[first_row:])
     outcome.tournaments += 1
     outcome.games += len(games)
     outcome.rated_ids.append(tournament.pk)
@@ -373,7 +378,8 @@ def _apply(
                     state.games,  # games_so_far
                     state.best_grade,  # best_grade_so_far
                     history,
-                    tuple([(r, *opponents[o], score, se, ch) for r, o, score, se, ch in games]),
+                    games,  # breakdown
+                    opponents,
                 ),
             )
         )

@@ -8,6 +8,7 @@ from dataclasses import dataclass, field
 from typing import Any, NamedTuple
 
 from ratings.systems.grades import ALL_GRADES, Grade
+from ratings.systems.model import GameOutput
 
 
 @dataclass(slots=True)
@@ -58,7 +59,19 @@ class HistoryRow(NamedTuple):
     games_so_far: int
     best_grade_so_far: int | None
     history: Any
-    breakdown: tuple[BreakdownGame, ...]  # BREAKDOWN_FIELDS of each game
+    # The engine's games of his (round, opponent's id as text, score, expected, change):
+    # kept as the engine gave them, and written (`resolved_breakdown`) with his opponents'
+    # columns from `opponents`, only for the rows that changed.
+    breakdown: tuple[GameOutput, ...]
+    # The table's players: id as text -> (member id, rating before); one dict for all the
+    # table's rows.
+    opponents: dict[str, tuple[int, float | None]]
+
+
+def resolved_breakdown(row: HistoryRow) -> tuple[BreakdownGame, ...]:
+    """A row's breakdown as stored: `BREAKDOWN_FIELDS` of each game."""
+    opponents = row.opponents
+    return tuple([(r, *opponents[o], score, se, ch) for r, o, score, se, ch in row.breakdown])
 
 
 @dataclass
@@ -72,6 +85,9 @@ class ReplayOutcome:
     not_rated: dict[int, str] = field(default_factory=dict)  # tournament id -> reason
     engine_seconds: float = 0.0  # time spent inside the rating system itself
     rated_ids: list[int] = field(default_factory=list)
+    # Each rated table's `history_write.table_digest` of its rows (a table without rows
+    # has none).
+    table_digests: dict[int, int] = field(default_factory=dict)
     # A cone replay (ratings/recompute/cone.py) rewrites only these tournaments' rows from
     # the date (None: every row from the date).
     scope: list[int] | None = None

@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import datetime as dt
+import hashlib
+import marshal
 import os
 import random
 import subprocess
@@ -12,9 +14,9 @@ import pytest
 from django.db import connection
 
 from ratings.models import ListTournament, RatingEntry, RatingHistory
-from ratings.recompute.history_write import fingerprint
+from ratings.recompute.history_write import fingerprint, table_digest
 from ratings.recompute.services import rating_list_recompute
-from ratings.recompute.state import HistoryRow
+from ratings.recompute.state import HistoryRow, resolved_breakdown
 from ratings.submissions.services import tournament_approve_and_rate
 from tests.factories import ClubFactory, RatingListFactory
 from tests.pipeline.builders import members, staff_user, submitted
@@ -25,7 +27,9 @@ ROW = HistoryRow(
     member_id=7, tournament_id=9, date=dt.date(2024, 5, 1), sequence=3, rating_in=1500.25,
     before=1500.25, after=1512.5, change=12.25, games_count=2, rated=True, provisional=False,
     anomalous=False, reset=False, grade=20, list_grade=20, klass="A", note="",
-    tournaments_so_far=3, games_so_far=11, best_grade_so_far=21, history={"n": 4}, breakdown=((1, 8, 1480.0, 1.0, 0.47, 8.5), (2, 11, None, 0.5, None, 3.75)),
+    tournaments_so_far=3, games_so_far=11, best_grade_so_far=21, history={"n": 4},
+    breakdown=((1, "8", 1.0, 0.47, 8.5), (2, "11", 0.5, None, 3.75)),
+    opponents={"7": (7, 1500.25), "8": (8, 1480.0), "11": (11, None), "12": (12, 1400.0)},
 )  # fmt: skip
 
 
@@ -58,13 +62,48 @@ def test_the_fingerprint_is_the_same_in_another_process():
         {"provisional": True}, {"anomalous": True}, {"reset": True}, {"grade": 21},
         {"list_grade": None}, {"klass": "B"}, {"note": "kept"}, {"tournaments_so_far": 4},
         {"games_so_far": 12}, {"best_grade_so_far": None}, {"history": {"n": 5}},
-        {"breakdown": ((1, 8, 1480.0, 1.0, 0.47, 8.5),)},
-        {"breakdown": ((1, 8, 1480.0, 0.0, 0.47, 8.5), (2, 11, None, 0.5, None, 3.75))},
-        {"breakdown": ((1, 8, 1480.0, 1.0, 0.47, 8.5), (2, 12, None, 0.5, None, 3.75))},
+        {"breakdown": ((1, "8", 1.0, 0.47, 8.5),)},
+        {"breakdown": ((1, "8", 0.0, 0.47, 8.5), (2, "11", 0.5, None, 3.75))},
+        {"breakdown": ((1, "8", 1.0, 0.47, 8.5), (2, "12", 0.5, None, 3.75))},
+        {"breakdown": ((2, "8", 1.0, 0.47, 8.5), (1, "11", 0.5, None, 3.75))},
+        # An opponent's rating before the table is a column of the stored breakdown.
+        {"opponents": {**ROW.opponents, "8": (8, 1481.0)}},
     ],
 )  # fmt: skip
 def test_the_fingerprint_changes_with_every_column_but_the_key(change):
     assert _digest(ROW._replace(**change)) != _digest(ROW)
+
+
+def test_the_fingerprint_ignores_players_of_the_table_he_did_not_meet():
+    others = {**ROW.opponents, "12": (12, 1300.0), "99": (99, 1000.0)}
+    assert _digest(ROW._replace(opponents=others)) == _digest(ROW)
+
+
+def test_the_fingerprint_is_the_digest_of_the_breakdown_as_stored():
+    """Rows written when the replay kept the breakdown as stored (opponent's id and
+    rating in each game) keep their fingerprints: the same values, the same bytes."""
+    as_stored = ((1, 8, 1480.0, 1.0, 0.47, 8.5), (2, 11, None, 0.5, None, 3.75))
+    columns = (*ROW[ROW._fields.index("rating_in") : ROW._fields.index("breakdown")], as_stored)
+    raw = marshal.dumps((ROW.date.toordinal(), columns), 2)
+    expected = int.from_bytes(hashlib.blake2b(raw, digest_size=8).digest(), "big", signed=True)
+    assert resolved_breakdown(ROW) == as_stored
+    assert _digest(ROW) == expected
+
+
+@pytest.mark.parametrize(
+    "change",
+    [
+        {"after": 1512.0},
+        {"breakdown": ((1, "8", 1.0, 0.47, 8.5), (2, "11", 0.5, None, 3.5))},
+        {"breakdown": ((1, "8", 1.0, 0.47, 8.5), (2, "12", 0.5, None, 3.75))},
+        {"opponents": {**ROW.opponents, "11": (11, 1200.0)}},
+        # A player of the table he did not meet: the table's other rows show his start.
+        {"opponents": {**ROW.opponents, "12": (12, 1401.0)}},
+    ],
+)  # fmt: skip
+def test_the_table_digest_changes_with_any_row_or_any_start(change):
+    other = ROW._replace(member_id=8, breakdown=((1, "7", 0.0, 0.53, -8.5),))
+    assert table_digest([ROW._replace(**change), other]) != table_digest([ROW, other])
 
 
 def test_the_fingerprint_ignores_the_key_and_the_replay_position():
