@@ -115,6 +115,30 @@ def best_first_page_from_the_end(
     return rows
 
 
+def weakest_first_page(
+    entries: QuerySet[RatingEntry], *, start: int, stop: int, total: int
+) -> list[RatingEntry]:
+    """Rows `start:stop` of `entries` weakest first (the list sorted by rating, lowest
+    first), with their rank as `with_rank` gives it, read along the rating index from the
+    nearer end.
+
+    Sorted so, a page used to rank every row best first, then sort them all the other way
+    (30 ms at EGD scale, whatever the page). From the weakest end a row's rank is `total`
+    less the rows rated at most as high, plus one (see `best_first_page_from_the_end`);
+    past the middle, the rows best first, reversed, are the same rows in this order."""
+    if start < total - stop:
+        weakest_first = entries.order_by("rating").annotate(
+            at_most=Window(Count("*"), order_by=F("rating").asc())
+        )
+        rows = list(weakest_first[start:stop])
+        for row in rows:
+            row.rank = total - row.at_most + 1
+        return rows
+    rows = list(with_rank(entries).order_by("-rating")[max(0, total - stop) : total - start])
+    rows.reverse()
+    return rows
+
+
 def with_rank(entries: QuerySet[RatingEntry]) -> QuerySet[RatingEntry]:
     """Annotate `rank`: the place by rating among the rows the filter kept (ties share)."""
     return entries.annotate(rank=Window(Rank(), order_by=F("rating").desc()))

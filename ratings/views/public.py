@@ -87,12 +87,24 @@ def _nearer_the_end(filterset: RatingEntryFilter, table: RatingEntryTable) -> bo
     club) joins the members, and the planner may then sort the rows instead of reading the
     rating index; players rated alike would not come in an order that reverses."""
     page = table.page
-    if page is None or tuple(table.order_by) != ("-rating",):
-        return False
-    data = filterset.form.cleaned_data
-    if any(data.get(name) for name in ("q", "country", "club")):
+    if page is None or tuple(table.order_by) != ("-rating",) or _on_members(filterset):
         return False
     return table.paginator.count - page.end_index() < page.start_index() - 1
+
+
+def _weakest_first(filterset: RatingEntryFilter, table: RatingEntryTable) -> bool:
+    """Whether the page is the list sorted lowest rating first, filtered on the entries
+    alone (see `selectors.weakest_first_page` and `_nearer_the_end`)."""
+    return (
+        table.page is not None
+        and tuple(table.order_by) == ("rating",)
+        and not _on_members(filterset)
+    )
+
+
+def _on_members(filterset: RatingEntryFilter) -> bool:
+    data = filterset.form.cleaned_data
+    return any(data.get(name) for name in ("q", "country", "club"))
 
 
 def rating_list(request: HttpRequest, slug: str) -> HttpResponse:
@@ -109,6 +121,14 @@ def rating_list(request: HttpRequest, slug: str) -> HttpResponse:
             total=table.paginator.count,
         )
         # These are the page's rows (the pager asks how many): its slice is never read.
+        table.page.object_list = BoundRows(records, table)
+    elif deep and _weakest_first(filterset, table):
+        records = selectors.weakest_first_page(
+            _keys(filterset.qs),
+            start=table.page.start_index() - 1,
+            stop=table.page.end_index(),
+            total=table.paginator.count,
+        )
         table.page.object_list = BoundRows(records, table)
     else:
         records = list(table.page.object_list.data) if table.page else []

@@ -186,3 +186,40 @@ def test_a_page_from_the_end_of_active_players_ranks_among_them(client, big_list
     assert ranked_rows(last.content.decode()) == [
         (rank, entries[2 * (rank - 1)].member.full_name) for rank in range(51, 66)
     ]
+
+
+@pytest.mark.parametrize("query", [{}, {"active": "all"}])
+def test_lowest_first_pages_have_the_rows_and_ranks_of_the_list_turned_round(
+    client, big_list, query
+):
+    """Sorted lowest rating first, a page is read along the rating index from the nearer
+    end (`selectors.weakest_first_page`): the list's rows in the reverse order, each with
+    the rank it has best first, players rated alike ranked alike; and no page ranks every
+    row of the list first (a window over the whole list before the page is cut out)."""
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+
+    tied = RatingEntry.objects.filter(rating_list=big_list, rating__lte=2874)
+    tied.update(rating=2874)  # Big126 … Big129 share rank 127
+    url = reverse("rating_list", args=["big"])
+    every = []
+    for page in range(1, 7):
+        with CaptureQueriesContext(connection) as captured:
+            html = client.get(
+                url, {**query, "sort": "rating", "per_page": 25, "page": page}
+            ).content.decode()
+        every += ranked_rows(html)
+        if page > 1:
+            windows = [q["sql"] for q in captured if "OVER" in q["sql"]]
+            assert windows and all("LIMIT" in sql for sql in windows)
+            # From the nearer end: no page skips more than half of the list's 130 rows.
+            skipped = [int(n) for sql in windows for n in re.findall(r"OFFSET (\d+)", sql)]
+            assert all(n <= 65 for n in skipped), skipped
+    assert [rank for rank, _name in every[:4]] == [127] * 4
+    assert sorted(name.split()[-1] for _rank, name in every[:4]) == [
+        f"Big{i:03d}" for i in range(126, 130)
+    ]
+    assert [rank for rank, _name in every[4:]] == list(range(126, 0, -1))
+    assert [name.split()[-1] for _rank, name in every[4:]] == [
+        f"Big{i:03d}" for i in range(125, -1, -1)
+    ]
