@@ -49,10 +49,30 @@ class RatingHistoryAdmin(admin.ModelAdmin):
     date_hierarchy = "date"
 
     def save_model(self, request, obj, form, change) -> None:  # noqa: ANN001
-        # A row edited by hand no longer matches its fingerprint: the next recompute
-        # that reaches it rewrites it (ratings.recompute.history_write).
+        # A row edited by hand no longer matches its fingerprint, nor its table's rows their
+        # digest: the next recompute that reaches it rewrites it
+        # (ratings.recompute.history_write).
         obj.fingerprint = None
         super().save_model(request, obj, form, change)
+        _forget_table_digests([obj])
+
+    def delete_model(self, request, obj) -> None:  # noqa: ANN001
+        super().delete_model(request, obj)
+        _forget_table_digests([obj])
+
+    def delete_queryset(self, request, queryset) -> None:  # noqa: ANN001
+        rows = list(queryset.only("rating_list_id", "tournament_id"))
+        super().delete_queryset(request, queryset)
+        _forget_table_digests(rows)
+
+
+def _forget_table_digests(rows: list[RatingHistory]) -> None:
+    """The tables of these rows no longer hold what their digest says: the next recompute
+    compares them row by row (a row deleted comes back)."""
+    for rating_list_id, tournament_id in {(r.rating_list_id, r.tournament_id) for r in rows}:
+        ListTournament.objects.filter(
+            rating_list_id=rating_list_id, tournament_id=tournament_id
+        ).update(history_digest=None)
 
 
 @admin.register(RecomputeRun)

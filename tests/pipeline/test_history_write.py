@@ -238,3 +238,25 @@ def test_links_already_marked_rated_keep_their_time_and_a_table_decided_again_ge
     assert (
         again[first.pk] > marked[first.pk] and again[tournaments[1].pk] == marked[tournaments[1].pk]
     )
+
+
+@pytest.mark.django_db
+def test_rows_edited_or_deleted_in_the_admin_come_back_at_the_next_full_recompute():
+    """The admin clears the fingerprint of a row it saves and the digest of its table
+    (and of a row it deletes): the full recompute compares those tables row by row."""
+    from django.contrib import admin
+
+    from ratings.admin import RatingHistoryAdmin
+
+    rating_list, _tables = _egf_list(6, "adm", [dt.date(2023, 3, 5), dt.date(2023, 6, 4)])
+    stored = every_column(rating_list)
+    rows = RatingHistory.objects.filter(rating_list=rating_list).order_by("pk")
+    model_admin = RatingHistoryAdmin(RatingHistory, admin.site)
+    edited, deleted = rows.first(), rows.last()
+    assert edited.tournament_id != deleted.tournament_id
+    edited.after = 1.0
+    model_admin.save_model(None, edited, None, True)
+    model_admin.delete_model(None, deleted)
+    assert every_column(rating_list) != stored
+    rating_list_recompute(rating_list_id=rating_list.pk, trigger="t", from_date=dt.date(1900, 1, 1))
+    assert every_column(rating_list) == stored
