@@ -119,7 +119,7 @@ def _replay_after_publication(rating_list: RatingList, date: dt.date) -> None:
     after = date + dt.timedelta(days=1)
     if not RatingHistory.objects.filter(rating_list=rating_list, date__gte=after).exists():
         return
-    outcome_store(rating_list, replay(rating_list, after), read_at=timezone.now())
+    outcome_store(rating_list, replay(rating_list, after, to_store=True), read_at=timezone.now())
 
 
 def _carry_published_grades(

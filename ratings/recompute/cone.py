@@ -65,13 +65,16 @@ def cone_replay(rating_list: RatingList, from_date: dt.date) -> ReplayOutcome | 
         return None
     rows = ListTournament.objects.filter(
         rating_list=rating_list, tournament__end_date__gte=from_date
-    ).values_list("tournament_id", "rated_at", "tournament__decided_at", "decided_at")
+    ).values_list(
+        "tournament_id", "rated_at", "tournament__decided_at", "decided_at", "history_digest"
+    )
     # A table decided (as a whole, or for this list) after the run that rated it read the
     # data is rated no more.
     links = [
         (t, None if _decided_after(rated_at, table_decided, list_decided) else rated_at)
-        for t, rated_at, table_decided, list_decided in rows
+        for t, rated_at, table_decided, list_decided, _digest in rows
     ]
+    stored_digests = {row[0]: row[4] for row in rows}
     approved = set(
         ListTournament.objects.filter(
             counted_links(), rating_list=rating_list, tournament__end_date__gte=from_date
@@ -146,11 +149,16 @@ def cone_replay(rating_list: RatingList, from_date: dt.date) -> ReplayOutcome | 
         )
         replayed.append(tournament.pk)
         rows = {row.member_id: row for row in outcome.rows[first_row:]}
+        # Its rows all as stored (the same digest): so is each of them, unread.
+        digest = outcome.table_digests.get(tournament.pk)
+        table_as_stored = digest is not None and digest == stored_digests.get(tournament.pk)
         for member_id in entrants:
             row = rows.get(member_id)
             if row is None and member_id in differs:
                 continue  # no row to compare (a zero-score ORR debut): he still differs
-            if _as_stored(row, stored_states.fingerprint(member_id, tournament.pk)):
+            if table_as_stored or _as_stored(
+                row, stored_states.fingerprint(member_id, tournament.pk)
+            ):
                 # His state after it is his stored one (a row carries his running totals,
                 # so an equal row is an equal state): later tables read it there.
                 outcome.states.pop(member_id, None)

@@ -102,14 +102,18 @@ def history_write(
     tournament_ids: list[int] | None,
     stored_keys: StoredKeys | None = None,
     known_digests: dict[int, int] | None = None,
+    unchanged: Iterable[int] = (),
 ) -> tuple[set[int], int]:
     """Make the list's stored rows from `from_date` on (of `tournament_ids` only, unless
     None) equal to `rows`, which must all fall there. `stored_keys`: every stored row's
     from the date, when the caller has read them in this transaction (the cone has).
     Returns the members whose rows were taken out and how many rows were written
     (deleted, updated, added). `known_digests`: tables' digests of their rows in `rows`
-    that the caller has made already (a replay makes them as it goes)."""
+    that the caller has made already (a replay makes them as it goes). `unchanged`:
+    tables replayed whose rows came out as stored (their digest); none of theirs is in
+    `rows`, and their stored rows stand."""
     known_digests = known_digests or {}
+    unchanged = set(unchanged)
     if connection.vendor != "postgresql":
         return _replace(rating_list_id, rows, from_date=from_date, tournament_ids=tournament_ids)
     by_table: dict[int, list[HistoryRow]] = {}
@@ -138,7 +142,8 @@ def history_write(
     # The tables whose stored digest no longer holds: compared, or left without rows.
     new_digests = {t_id: digests[t_id] for t_id in compared}
     with connection.cursor() as cursor:
-        if stale := _tables_without_rows(rating_list_id, from_date, tournament_ids, by_table):
+        replayed = unchanged.union(by_table)
+        if stale := _tables_without_rows(rating_list_id, from_date, tournament_ids, replayed):
             cursor.execute(
                 "DELETE FROM ratings_ratinghistory WHERE rating_list_id = %s "
                 "AND tournament_id = ANY(%s) RETURNING member_id",
@@ -149,7 +154,7 @@ def history_write(
         new_digests.update(
             (t_id, None)
             for t_id, digest in stored_digests.items()
-            if digest is not None and t_id not in by_table
+            if digest is not None and t_id not in replayed
         )
         if new_digests:
             cursor.execute(

@@ -132,6 +132,16 @@ def fast_rows(queryset: Any) -> Iterable[tuple[Any, ...]]:
     return queryset.iterator(chunk_size=5000)
 
 
+def stored_table_digests(rating_list: RatingList, day: dt.date) -> dict[int, int | None]:
+    """The digest of each linked table's stored rows (`ListTournament.history_digest`)
+    for the tables ending on or after `day`."""
+    return dict(
+        ListTournament.objects.filter(
+            rating_list=rating_list, tournament__end_date__gte=day
+        ).values_list("tournament_id", "history_digest")
+    )
+
+
 def tournaments_from(
     rating_list: RatingList,
     day: dt.date,

@@ -10,6 +10,8 @@ import datetime as dt
 import time
 from collections.abc import Iterable
 
+from django.db import connection
+
 from clubsite.models import Member
 from ratings.models import RatingList
 from ratings.recompute import rules
@@ -25,6 +27,7 @@ from ratings.recompute.reads import (
     read_members,
     read_professed,
     states_before,
+    stored_table_digests,
     tournaments_from,
 )
 from ratings.recompute.state import GRADES_BY_RANK, HistoryRow, MemberState, ReplayOutcome, grade_of
@@ -39,9 +42,12 @@ def replay(
     *,
     include: Tournament | None = None,
     exclude: Iterable[int] = (),
+    to_store: bool = False,
 ) -> ReplayOutcome:
     """Rate every approved tournament of the list from `from_date` on, starting from the
-    stored states just before it. `include` adds a not-yet-approved table (the preview)."""
+    stored states just before it. `include` adds a not-yet-approved table (the preview).
+    `to_store`: the outcome is for `outcome_store`, which needs no row of a table that
+    comes out as stored (see `ReplayOutcome.unchanged`)."""
     tournaments = tournaments_from(rating_list, from_date, include=include, exclude=exclude)
     start_date = baseline_date(rating_list)
     restarted = (
@@ -58,6 +64,8 @@ def replay(
     member_ids = sorted({int(m) for ids in players.values() for m in ids})
     states = states_before(rating_list, from_date, member_ids)
     outcome = ReplayOutcome(from_date=from_date, states=states, restarted=restarted)
+    if to_store and connection.vendor == "postgresql":  # elsewhere no digest is stored
+        outcome.stored_digests = stored_table_digests(rating_list, from_date)
     named = frozenset(m for m, state in states.items() if state.from_baseline)
     members = read_members(member_ids)
 
@@ -137,7 +145,15 @@ def rate_tournament(
     )
     if len(outcome.rows) > first_row:
         # Digested now, while its rows and the engine's answer are still in the cache.
-        outcome.table_digests[tournament.pk] = table_digest(outcome.rows[first_row:])
+        digest = table_digest(outcome.rows[first_row:])
+        stored = outcome.stored_digests
+        if stored is not None and stored.get(tournament.pk) == digest:
+            # As stored: its rows are let go now, while they are still in the cache, not
+            # held (with the engine's games they keep) to the end of a full recompute.
+            del outcome.rows[first_row:]
+            outcome.unchanged.add(tournament.pk)
+        else:
+            outcome.table_digests[tournament.pk] = digest
     outcome.tournaments += 1
     outcome.games += len(games)
     outcome.rated_ids.append(tournament.pk)

@@ -115,7 +115,7 @@ def rating_list_recompute(
             if from_date is None:  # a request: replay what its change can reach
                 outcome = cone_replay(rating_list, rating_list.pending_from)
             if outcome is None:
-                outcome = replay(rating_list, rating_list.pending_from)
+                outcome = replay(rating_list, rating_list.pending_from, to_store=True)
             written = outcome_store(rating_list, outcome, read_at=read_at)
             # Free the replay's millions of objects while the collector is still paused:
             # back on, its first pass would walk them all (a second at EGD scale).

@@ -88,6 +88,11 @@ class ReplayOutcome:
     # Each rated table's `history_write.table_digest` of its rows (a table without rows
     # has none).
     table_digests: dict[int, int] = field(default_factory=dict)
+    # When the outcome is to be stored: the stored digests of the tables it may rate. A
+    # table whose rows come out as stored (the same digest) keeps none of them in `rows`:
+    # it is `unchanged`, and its stored rows stand.
+    stored_digests: dict[int, int | None] | None = None
+    unchanged: set[int] = field(default_factory=set)
     # A cone replay (ratings/recompute/cone.py) rewrites only these tournaments' rows from
     # the date (None: every row from the date).
     scope: list[int] | None = None

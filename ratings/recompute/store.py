@@ -36,6 +36,7 @@ def outcome_store(rating_list: RatingList, outcome: ReplayOutcome, *, read_at: d
         tournament_ids=scope,
         stored_keys=outcome.stored_keys,
         known_digests=outcome.table_digests,
+        unchanged=outcome.unchanged,
     )
     affected |= outcome.touched | outcome.restarted
     # Players who lost tournaments from the date on but play none in the replay (a table
