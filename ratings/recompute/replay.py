@@ -140,7 +140,6 @@ def rate_tournament(
         seats,
         output,
         verdict,
-        members,
         kept=kept,
     )
     if len(outcome.rows) > first_row:
@@ -251,7 +250,8 @@ def _event_input(
     for player_id in ids:
         member_id = int(player_id)
         state = states.get(member_id)
-        birth, _fide, member_grade = members[member_id]
+        card = members[member_id] if state is None or state.card is None else state.card
+        birth, _fide, member_grade = card
         grade_rank, declared = entries.get(member_id, _NOT_ENTERED)
         if grade_rank is None:
             grade_rank = _grade_when_not_given(system_code, None, state, member_grade)
@@ -269,7 +269,7 @@ def _event_input(
         # A `Player`, built without its Python-level `__new__` (400,000 times at EGD scale).
         player = (player_id, rating, grade_by_rank.get(grade_rank), best, birth, history)
         engine_players.append(tuple.__new__(Player, player))
-        seats.append((member_id, state, grade_rank))
+        seats.append((member_id, state, grade_rank, card))
     event_input = EventInput(
         system=system_code,
         params=rating_list.params or {},
@@ -290,9 +290,9 @@ def _event_input(
 _NOT_ENTERED = (None, None)  # no grade professed, no rating declared
 
 # A player of a table as `_event_input` found him, for `_apply`: his member id, his state
-# before the table (None: a newcomer) and the grade rank he plays at there. Each is a
-# lookup in a dict of every member; made once per player, not twice.
-Seat = tuple[int, MemberState | None, int | None]
+# before the table (None: a newcomer), the grade rank he plays at there and his member
+# card. Each is a lookup in a dict of every member; made once per player, not twice.
+Seat = tuple[int, MemberState | None, int | None, tuple[dt.date | None, int | None, int | None]]
 
 
 def _apply(
@@ -303,7 +303,6 @@ def _apply(
     seats: list[Seat],
     output: EventOutput,
     verdict: rules.EventVerdict,
-    members: dict[int, tuple[dt.date | None, int | None, int | None]],
     *,
     kept: frozenset[int] = frozenset(),
 ) -> None:
@@ -322,14 +321,16 @@ def _apply(
     anomaly_note = rules.anomaly_note(system)
     klass = verdict.klass or ""
     zero_debuts_dropped = system in rules.ZERO_DEBUT_SYSTEMS
-    for result, player_in, (member_id, state, grade_rank) in zip(
+    for result, player_in, (member_id, state, grade_rank, card) in zip(
         output.players, event_input.players, seats, strict=True
     ):
         _id, before, after, change, rated, provisional, anomalous, history, games = result
         if member_id in kept:
             continue
         if state is None:  # a newcomer
-            state = states[member_id] = MemberState()
+            state = states[member_id] = MemberState(card=card)
+        elif state.card is None:
+            state.card = card
         rating_in = state.rating
         if zero_debuts_dropped and rules.debut_not_kept(
             system, rating_in=rating_in, history=state.history, result=result
@@ -354,7 +355,7 @@ def _apply(
                 professed=grade_of(grade_rank),
                 held=grade_of(state.grade),
                 rating=rating_now,
-                birth_date=members[member_id][0],
+                birth_date=card[0],
                 event_date=day,
             )
             list_rank = list_grade.rank if list_grade is not None else None

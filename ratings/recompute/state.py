@@ -25,6 +25,11 @@ class MemberState:
     games: int = 0
     last_played: dt.date | None = None
     from_baseline: bool = False  # the list's baseline names him (he keeps an entry)
+    # His member card as a replay reads it (`reads.read_members`: birth date, FIDE rating,
+    # grade rank), kept with his standing so that a replay finds both in one lookup.
+    card: tuple[dt.date | None, int | None, int | None] | None = field(
+        default=None, compare=False, repr=False
+    )
 
 
 # One game of a history row's breakdown, as a tuple in this order (JSON objects with these
