@@ -118,11 +118,17 @@ def _refresh_entries(rating_list: RatingList, outcome: ReplayOutcome, affected: 
 
 
 def _stored_entries(rating_list: RatingList, member_ids: list[int]) -> dict[int, tuple[Any, ...]]:
-    """The members' stored entries in the list, as `_entry_row` gives them (JSON as text)."""
+    """The members' stored entries in the list, as `_entry_row` gives them (JSON as text).
+
+    For most of the list (a full recompute) its entries are read whole, the others left
+    out here: matching 45,000 ids in the query took three times as long as the reading."""
+    entries = RatingEntry.objects.filter(rating_list=rating_list)
+    if len(member_ids) * 2 >= entries.count():
+        wanted = set(member_ids)
+        rows = fast_rows(entries.values_list(*ENTRY_COLUMNS))
+        return {row[1]: row for row in rows if row[1] in wanted}
     stored: dict[int, tuple[Any, ...]] = {}
-    for queryset in with_ids(
-        RatingEntry.objects.filter(rating_list=rating_list), "member_id", member_ids
-    ):
+    for queryset in with_ids(entries, "member_id", member_ids):
         for row in fast_rows(queryset.values_list(*ENTRY_COLUMNS)):
             stored[row[1]] = row
     return stored
