@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import datetime as dt
+from collections.abc import Callable
 from dataclasses import dataclass
 
 from django.core.exceptions import ObjectDoesNotExist
@@ -92,6 +93,18 @@ def _nearer_the_end(filterset: RatingEntryFilter, table: RatingEntryTable) -> bo
     return table.paginator.count - page.end_index() < page.start_index() - 1
 
 
+def _along_the_index(
+    filterset: RatingEntryFilter, table: RatingEntryTable
+) -> Callable[..., list[RatingEntry]] | None:
+    """How a deep page is read along the rating index, where it is: from the weakest end
+    past the middle of the list best first, or lowest first from the nearer end."""
+    if _nearer_the_end(filterset, table):
+        return selectors.best_first_page_from_the_end
+    if _weakest_first(filterset, table):
+        return selectors.weakest_first_page
+    return None
+
+
 def _weakest_first(filterset: RatingEntryFilter, table: RatingEntryTable) -> bool:
     """Whether the page is the list sorted lowest rating first, filtered on the entries
     alone (see `selectors.weakest_first_page` and `_nearer_the_end`)."""
@@ -113,22 +126,15 @@ def rating_list(request: HttpRequest, slug: str) -> HttpResponse:
     # member or club); page 1 skips nothing, and one query reads it whole.
     deep = (int_or_none(request.GET.get("page"), minimum=1, maximum=MAX_ID) or 1) > 1
     filterset, table = _filtered_table(request, the_list, keys_only=deep)
-    if deep and _nearer_the_end(filterset, table):
-        records = selectors.best_first_page_from_the_end(
+    along_the_index = _along_the_index(filterset, table) if deep else None
+    if along_the_index is not None:
+        records = along_the_index(
             _keys(filterset.qs),
             start=table.page.start_index() - 1,
             stop=table.page.end_index(),
             total=table.paginator.count,
         )
         # These are the page's rows (the pager asks how many): its slice is never read.
-        table.page.object_list = BoundRows(records, table)
-    elif deep and _weakest_first(filterset, table):
-        records = selectors.weakest_first_page(
-            _keys(filterset.qs),
-            start=table.page.start_index() - 1,
-            stop=table.page.end_index(),
-            total=table.paginator.count,
-        )
         table.page.object_list = BoundRows(records, table)
     else:
         records = list(table.page.object_list.data) if table.page else []

@@ -144,6 +144,23 @@ def ranked_rows(html: str) -> list[tuple[int, str]]:
     ]
 
 
+def tied_pages(client, big_list, query) -> list[tuple[list[tuple[int, str]], list[str]]]:
+    """Pages 1 to 6 (25 rows each) of the list under `query`, Big126 … Big129 tied at
+    rank 127: each page's ranked rows and the SQL of the queries that drew it."""
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+
+    tied = RatingEntry.objects.filter(rating_list=big_list, rating__lte=2874)
+    tied.update(rating=2874)
+    url = reverse("rating_list", args=["big"])
+    pages = []
+    for page in range(1, 7):
+        with CaptureQueriesContext(connection) as captured:
+            html = client.get(url, {**query, "per_page": 25, "page": page}).content.decode()
+        pages.append((ranked_rows(html), [q["sql"] for q in captured]))
+    return pages
+
+
 @pytest.mark.parametrize("query", [{}, {"active": "all"}])
 def test_pages_past_the_middle_are_read_from_the_end_with_the_same_rows_and_ranks(
     client, big_list, query
@@ -152,19 +169,11 @@ def test_pages_past_the_middle_are_read_from_the_end_with_the_same_rows_and_rank
     best_first_page_from_the_end`): the same rows, order and ranks as read from the top,
     and players rated alike ranked alike. (Their order among themselves is the database's:
     the tie is kept within the last page.)"""
-    from django.db import connection
-    from django.test.utils import CaptureQueriesContext
-
-    tied = RatingEntry.objects.filter(rating_list=big_list, rating__lte=2874)
-    tied.update(rating=2874)  # Big126 … Big129 share rank 127
-    url = reverse("rating_list", args=["big"])
     every = []
-    for page in range(1, 7):
-        with CaptureQueriesContext(connection) as captured:
-            html = client.get(url, {**query, "per_page": 25, "page": page}).content.decode()
-        every += ranked_rows(html)
+    for page, (rows, queries) in enumerate(tied_pages(client, big_list, query), start=1):
+        every += rows
         if page >= 4:  # rows 75 on, nearer the end: no query skips the rows above them
-            assert not [q for q in captured if re.search(r"OFFSET (7|10|12)5\b", q["sql"])]
+            assert not [sql for sql in queries if re.search(r"OFFSET (7|10|12)5\b", sql)]
     assert [rank for rank, _name in every] == [*range(1, 127), *[127] * 4]
     assert [name.split()[-1] for _rank, name in every[:126]] == [f"Big{i:03d}" for i in range(126)]
     assert sorted(name.split()[-1] for _rank, name in every[126:]) == [
@@ -196,21 +205,12 @@ def test_lowest_first_pages_have_the_rows_and_ranks_of_the_list_turned_round(
     end (`selectors.weakest_first_page`): the list's rows in the reverse order, each with
     the rank it has best first, players rated alike ranked alike; and no page ranks every
     row of the list first (a window over the whole list before the page is cut out)."""
-    from django.db import connection
-    from django.test.utils import CaptureQueriesContext
-
-    tied = RatingEntry.objects.filter(rating_list=big_list, rating__lte=2874)
-    tied.update(rating=2874)  # Big126 … Big129 share rank 127
-    url = reverse("rating_list", args=["big"])
     every = []
-    for page in range(1, 7):
-        with CaptureQueriesContext(connection) as captured:
-            html = client.get(
-                url, {**query, "sort": "rating", "per_page": 25, "page": page}
-            ).content.decode()
-        every += ranked_rows(html)
+    lowest_first = {**query, "sort": "rating"}
+    for page, (rows, queries) in enumerate(tied_pages(client, big_list, lowest_first), start=1):
+        every += rows
         if page > 1:
-            windows = [q["sql"] for q in captured if "OVER" in q["sql"]]
+            windows = [sql for sql in queries if "OVER" in sql]
             assert windows and all("LIMIT" in sql for sql in windows)
             # From the nearer end: no page skips more than half of the list's 130 rows.
             skipped = [int(n) for sql in windows for n in re.findall(r"OFFSET (\d+)", sql)]
