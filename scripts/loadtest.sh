@@ -10,6 +10,11 @@
 # processes do in production (settings.RECOMPUTE_NICENESS); unset, at the same priority.
 set -euo pipefail
 cd "$(dirname "$0")/.."
+# The project's virtualenv (scripts/test.sh makes it): gunicorn, Locust and Django are there.
+if [[ -z "${VIRTUAL_ENV:-}" && -f .venv/bin/activate ]]; then
+  # shellcheck disable=SC1091
+  source .venv/bin/activate
+fi
 users="${1:-30}"
 seconds="${2:-60}"
 list="${3:-bench-egd}"
