@@ -29,9 +29,9 @@ from typing import Any
 
 from django.db import connection
 
-from ratings.models import ListTournament, RatingHistory
+from ratings.models import RatingHistory
 from ratings.recompute.bulk import as_json, breakdown_json, copy_to_temporary, insert_rows
-from ratings.recompute.reads import fast_rows, with_ids
+from ratings.recompute.reads import fast_rows, stored_table_digests, with_ids
 from ratings.recompute.state import HistoryRow, resolved_breakdown
 
 COLUMNS = [
@@ -119,12 +119,7 @@ def history_write(
     by_table: dict[int, list[HistoryRow]] = {}
     for row in rows:
         by_table.setdefault(row.tournament_id, []).append(row)
-    links = ListTournament.objects.filter(
-        rating_list_id=rating_list_id, tournament__end_date__gte=from_date
-    )
-    if tournament_ids is not None:
-        links = links.filter(tournament_id__in=tournament_ids)
-    stored_digests = dict(links.values_list("tournament_id", "history_digest"))
+    stored_digests = stored_table_digests(rating_list_id, from_date, tournament_ids)
     digests = {
         t_id: known_digests[t_id] if t_id in known_digests else table_digest(table)
         for t_id, table in by_table.items()

@@ -132,14 +132,17 @@ def fast_rows(queryset: Any) -> Iterable[tuple[Any, ...]]:
     return queryset.iterator(chunk_size=5000)
 
 
-def stored_table_digests(rating_list: RatingList, day: dt.date) -> dict[int, int | None]:
+def stored_table_digests(
+    rating_list_id: int, day: dt.date, tournament_ids: list[int] | None = None
+) -> dict[int, int | None]:
     """The digest of each linked table's stored rows (`ListTournament.history_digest`)
-    for the tables ending on or after `day`."""
-    return dict(
-        ListTournament.objects.filter(
-            rating_list=rating_list, tournament__end_date__gte=day
-        ).values_list("tournament_id", "history_digest")
+    for the tables ending on or after `day` (of `tournament_ids` only, unless None)."""
+    links = ListTournament.objects.filter(
+        rating_list_id=rating_list_id, tournament__end_date__gte=day
     )
+    if tournament_ids is not None:
+        links = links.filter(tournament_id__in=tournament_ids)
+    return dict(links.values_list("tournament_id", "history_digest"))
 
 
 def tournaments_from(

@@ -65,7 +65,7 @@ def replay(
     states = states_before(rating_list, from_date, member_ids)
     outcome = ReplayOutcome(from_date=from_date, states=states, restarted=restarted)
     if to_store and connection.vendor == "postgresql":  # elsewhere no digest is stored
-        outcome.stored_digests = stored_table_digests(rating_list, from_date)
+        outcome.stored_digests = stored_table_digests(rating_list.pk, from_date)
     named = frozenset(m for m, state in states.items() if state.from_baseline)
     members = read_members(member_ids)
 
