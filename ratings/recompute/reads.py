@@ -8,7 +8,7 @@ import datetime as dt
 import json
 from collections import defaultdict
 from collections.abc import Iterable, Sequence
-from itertools import repeat
+from itertools import groupby, repeat
 from operator import itemgetter
 from typing import Any
 
@@ -167,47 +167,51 @@ def tournaments_from(
 def load_games(tournament_ids: list[int], *, handicaps: bool = True) -> dict[int, list[EngineGame]]:
     """Each tournament's played games as the engine takes them (players' ids as text), in
     round order, then as entered; handicaps zeroed where the list's system has none."""
-    records = load_game_records(tournament_ids, handicaps=handicaps)
-    return {t_id: engine_games(listed) for t_id, listed in records.items()}
+    tables = groupby(_game_rows(tournament_ids, handicaps=handicaps), _TOURNAMENT)
+    return {t_id: engine_games(table) for t_id, table in tables}
 
 
 def load_game_records(
     tournament_ids: list[int], *, handicaps: bool = True
 ) -> dict[int, list[GameRecord]]:
-    """Each tournament's played games as read (`GameRecord`), in no order.
+    """Each tournament's played games as read (`GameRecord`), in round order, then as
+    entered.
 
     A million games pass through here at EGD scale, so each is built once, straight from
-    the driver's row, and the rows come unsorted: PostgreSQL would sort all of them before
-    sending the first, while one table's games sort in no time here (and mostly are in
-    order already, as they were entered)."""
+    the driver's row."""
+    tables = groupby(_game_rows(tournament_ids, handicaps=handicaps), _TOURNAMENT)
+    return {t_id: list(table) for t_id, table in tables}
+
+
+def _game_rows(tournament_ids: list[int], *, handicaps: bool) -> Iterable[GameRecord]:
+    """The games as `GameRecord`s, table after table, each in round order, then as entered.
+
+    PostgreSQL sorts them table by table as it walks the tournament index (an incremental
+    sort: it sends the first table's games at once) and goes on while Python takes in the
+    rows it has sent; sorting each table here took longer (issue 18)."""
     rows = (
         GameRow.objects.filter(tournament_id__in=tournament_ids, kind=GameRow.Kind.PLAYED)
-        .order_by()
+        .order_by("tournament_id", "round", "pk")
         .annotate(
             white_text=Cast("white_id", CharField()),
             black_text=Cast("black_id", CharField()),
             stones=F("handicap") if handicaps else Value(0),
         )
-        .values_list("tournament_id", "round", "white_text", "black_text", "result", "stones", "pk")
+        .values_list("tournament_id", "round", "white_text", "black_text", "result", "stones")
     )
-    by_tournament: dict[int, list[GameRecord]] = defaultdict(list)
-    for row in _raw_rows(rows):
-        by_tournament[row[0]].append(row)
-    return by_tournament
+    return _raw_rows(rows)
 
 
-def engine_games(records: list[GameRecord]) -> list[EngineGame]:
+def engine_games(records: Iterable[GameRecord]) -> list[EngineGame]:
     """One table's game records (as `load_game_records` gives them) as the engine takes
-    them, in round order, then as entered."""
-    records.sort(key=_ROUND_THEN_ENTRY)
+    them, in the same order."""
     return list(map(tuple.__new__, repeat(EngineGame), map(_GAME, records)))
 
 
-# A game as read: (tournament, round, white, black, result, handicap, pk), players' ids
-# as text. Its (round, pk), and its fields the engine takes: (round, white, black, result,
-# handicap) after the tournament's id.
-GameRecord = tuple[int, int, str, str, str, int, int]
-_ROUND_THEN_ENTRY, _GAME = itemgetter(1, 6), itemgetter(slice(1, 6))
+# A game as read: (tournament, round, white, black, result, handicap), players' ids as
+# text; after the tournament's id, its fields as the engine takes them.
+GameRecord = tuple[int, int, str, str, str, int]
+_TOURNAMENT, _GAME = itemgetter(0), itemgetter(slice(1, 6))
 
 
 def player_ids(games: Sequence[EngineGame]) -> set[str]:
