@@ -33,6 +33,7 @@ from ratings.models import RatingHistory
 from ratings.recompute.bulk import as_json, breakdown_json, copy_to_temporary, insert_rows
 from ratings.recompute.reads import fast_rows, stored_table_digests, with_ids
 from ratings.recompute.state import HistoryRow, resolved_breakdown
+from ratings.systems.model import GameOutput
 
 COLUMNS = [
     "rating_list_id", "member_id", "tournament_id", "date", "sequence", "rating_in", "before",
@@ -80,18 +81,25 @@ def table_digest(rows: Sequence[HistoryRow]) -> int:
     each but the list and the tournament (a signed 64-bit integer). Like `fingerprint`,
     through `marshal` format 2, then an 8-byte BLAKE2b; one call for the whole table.
 
-    The breakdowns go in as the engine gave them, every game's five values in one flat
-    list (each row's `games_count` says where its games end), with the table's players'
-    ids and starts (`opponents`, shared by its rows): together they are what the stored
-    breakdowns hold, without a tuple built per game (two million at EGD scale)."""
+    The breakdowns go in as the engine gave them, with the table's players' ids and starts
+    (`opponents`, shared by its rows): together they are what the stored breakdowns hold.
+    Their games go in column by column (each row's `games_count` says where its games
+    end), the opponents' ids as one text: no tuple is built per game (two million at EGD
+    scale), and `marshal` encodes one text instead of a text per game."""
+    columns: list[Any] = list(zip(*chain.from_iterable(row.breakdown for row in rows), strict=True))
+    if columns:
+        columns[_OPPONENT] = ",".join(columns[_OPPONENT])  # ids are numbers: no comma
     values = (
         rows[0].date.toordinal(),
         [(row[0], row[_FROM_SEQUENCE:_BREAKDOWN]) for row in rows],
-        list(chain.from_iterable(chain.from_iterable(row.breakdown for row in rows))),
+        columns,
         rows[0].opponents,
     )
     digest = hashlib.blake2b(marshal.dumps(values, 2), digest_size=8).digest()
     return int.from_bytes(digest, "big", signed=True)
+
+
+_OPPONENT = GameOutput._fields.index("opponent")
 
 
 def history_write(

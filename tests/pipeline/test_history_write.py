@@ -106,6 +106,27 @@ def test_the_table_digest_changes_with_any_row_or_any_start(change):
     assert table_digest([ROW._replace(**change), other]) != table_digest([ROW, other])
 
 
+@pytest.mark.parametrize("column", range(5))
+def test_the_table_digest_changes_with_any_value_of_any_game(column):
+    """The games go in column by column: each value still counts where it stands."""
+    other = ROW._replace(member_id=8, breakdown=((1, "7", 0.0, 0.53, -8.5),))
+    game = list(other.breakdown[0])
+    game[column] = {0: 2, 1: "12", 2: 0.5, 3: None, 4: -8.0}[column]
+    changed = other._replace(breakdown=(tuple(game),))
+    assert table_digest([ROW, changed]) != table_digest([ROW, other])
+
+
+def test_the_table_digest_tells_which_row_a_game_belongs_to():
+    """The same games, the same columns: only the rows' `games_count` tells them apart."""
+    first, second = ROW.breakdown
+    other = ROW._replace(member_id=8, games_count=1, breakdown=((3, "12", 1.0, 0.5, 1.0),))
+    moved = [
+        ROW._replace(games_count=1, breakdown=(first,)),
+        other._replace(games_count=2, breakdown=(second, *other.breakdown)),
+    ]
+    assert table_digest(moved) != table_digest([ROW, other])
+
+
 def test_the_fingerprint_ignores_the_key_and_the_replay_position():
     same = ROW._replace(member_id=70, tournament_id=90, sequence=30)
     assert _digest(same) == _digest(ROW)
