@@ -61,7 +61,7 @@ def replay(
     )
     professed = read_professed(tournament_ids)
     players = {t_id: player_ids(games) for t_id, games in games_by_tournament.items()}
-    member_ids = sorted({int(m) for ids in players.values() for m in ids})
+    member_ids = sorted(map(int, set().union(*players.values())))  # ids as text: one int() each
     states = states_before(rating_list, from_date, member_ids)
     outcome = ReplayOutcome(from_date=from_date, states=states, restarted=restarted)
     if to_store and connection.vendor == "postgresql":  # elsewhere no digest is stored
