@@ -269,7 +269,10 @@ class Game(models.Model):
         Kind.BYE_ZERO: 0.0,
     }
 
-    tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="games")
+    # Indexed with the round (`game_table_order`), not alone.
+    tournament = models.ForeignKey(
+        Tournament, on_delete=models.CASCADE, related_name="games", db_index=False
+    )
     round = models.PositiveSmallIntegerField(_("round"))
     white = models.ForeignKey(Member, on_delete=models.PROTECT, related_name="games_as_white")
     black = models.ForeignKey(
@@ -292,6 +295,11 @@ class Game(models.Model):
 
     class Meta:
         ordering = ["round", "id"]
+        indexes = [
+            # A table's games in their order, read without a sort: by its page, and by a
+            # recompute (a million games streamed table after table, issue 18).
+            models.Index(fields=["tournament", "round", "id"], name="game_table_order"),
+        ]
         constraints = [
             models.CheckConstraint(condition=~Q(white=F("black")), name="game_no_self_play"),
             models.CheckConstraint(condition=Q(round__gte=1), name="game_round_positive"),
