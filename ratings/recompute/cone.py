@@ -49,7 +49,7 @@ from ratings.recompute.reads import (
 )
 from ratings.recompute.replay import rate_tournament, restarts_baseline
 from ratings.recompute.rules import GO_SYSTEMS
-from ratings.recompute.state import HistoryRow, MemberState, ReplayOutcome
+from ratings.recompute.state import HistoryRow, Key, MemberState, ReplayOutcome
 from tournaments.models import Tournament
 
 
@@ -157,7 +157,7 @@ def cone_replay(rating_list: RatingList, from_date: dt.date) -> ReplayOutcome | 
             if row is None and member_id in differs:
                 continue  # no row to compare (a zero-score ORR debut): he still differs
             if table_as_stored or _as_stored(
-                row, stored_states.fingerprint(member_id, tournament.pk)
+                row, stored_states.fingerprint(member_id, tournament.pk), outcome.fingerprints
             ):
                 # His state after it is his stored one (a row carries his running totals,
                 # so an equal row is an equal state): later tables read it there.
@@ -171,11 +171,15 @@ def cone_replay(rating_list: RatingList, from_date: dt.date) -> ReplayOutcome | 
     return outcome
 
 
-def _as_stored(row: HistoryRow | None, stored_fingerprint: int | None) -> bool:
-    """Whether a replayed row (None: the replay gave him none) is the one stored."""
+def _as_stored(
+    row: HistoryRow | None, stored_fingerprint: int | None, fingerprints: dict[Key, int]
+) -> bool:
+    """Whether a replayed row (None: the replay gave him none) is the one stored. The
+    row's fingerprint, once made, is kept in `fingerprints` (the store compares it too)."""
     if row is None or stored_fingerprint is None:
         return row is None and stored_fingerprint is None
-    return fingerprint(row) == stored_fingerprint
+    digest = fingerprints[(row.member_id, row.tournament_id)] = fingerprint(row)
+    return digest == stored_fingerprint
 
 
 class _StoredStates:

@@ -32,7 +32,7 @@ from django.db import connection
 from ratings.models import RatingHistory
 from ratings.recompute.bulk import as_json, breakdown_json, copy_to_temporary, insert_rows
 from ratings.recompute.reads import fast_rows, stored_table_digests, with_ids
-from ratings.recompute.state import HistoryRow, resolved_breakdown
+from ratings.recompute.state import HistoryRow, Key, resolved_breakdown
 from ratings.systems.model import GameOutput
 
 COLUMNS = [
@@ -58,7 +58,7 @@ def fingerprint(row: HistoryRow) -> int:
 
 
 # Stored rows by key (member, tournament): their (sequence, fingerprint).
-StoredKeys = dict[tuple[int, int], tuple[int, int | None]]
+StoredKeys = dict[Key, tuple[int, int | None]]
 
 # A row's columns from `rating_in` on (after its key, date and sequence), in field order.
 _AFTER_SEQUENCE = HistoryRow._fields.index("sequence") + 1
@@ -110,6 +110,7 @@ def history_write(
     tournament_ids: list[int] | None,
     stored_keys: StoredKeys | None = None,
     known_digests: dict[int, int] | None = None,
+    known_fingerprints: dict[Key, int] | None = None,
     unchanged: Iterable[int] = (),
 ) -> tuple[set[int], int]:
     """Make the list's stored rows from `from_date` on (of `tournament_ids` only, unless
@@ -117,7 +118,8 @@ def history_write(
     from the date, when the caller has read them in this transaction (the cone has).
     Returns the members whose rows were taken out and how many rows were written
     (deleted, updated, added). `known_digests`: tables' digests of their rows in `rows`
-    that the caller has made already (a replay makes them as it goes). `unchanged`:
+    that the caller has made already (a replay makes them as it goes); so of rows'
+    fingerprints, by key, `known_fingerprints` (a cone replay compares some). `unchanged`:
     tables replayed whose rows came out as stored (their digest); none of theirs is in
     `rows`, and their stored rows stand."""
     known_digests = known_digests or {}
@@ -140,6 +142,7 @@ def history_write(
         [row for t_id in compared for row in by_table[t_id]],
         compared,
         stored_keys,
+        known_fingerprints or {},
     )
     gone: set[int] = set()
     # The tables whose stored digest no longer holds: compared, or left without rows.
@@ -191,6 +194,7 @@ def _compare_rows(
     rows: list[HistoryRow],
     tournament_ids: list[int],
     stored_keys: StoredKeys | None,
+    known_fingerprints: dict[Key, int],
 ) -> tuple[set[int], int]:
     """Make the stored rows of these tables equal to `rows`, row by row (see the module)."""
     if not tournament_ids:
@@ -211,8 +215,11 @@ def _compare_rows(
     changed: list[tuple] = []
     for row in rows:
         history = as_json(row.history)
-        digest = fingerprint(row)
-        was = stored.pop((row.member_id, row.tournament_id), None)
+        key = (row.member_id, row.tournament_id)
+        digest = known_fingerprints.get(key)
+        if digest is None:
+            digest = fingerprint(row)
+        was = stored.pop(key, None)
         if was is None:
             added.append(_values(rating_list_id, row, history, digest))
         elif was != (row.sequence, digest):

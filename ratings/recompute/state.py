@@ -79,6 +79,9 @@ def resolved_breakdown(row: HistoryRow) -> tuple[BreakdownGame, ...]:
     return tuple([(r, *opponents[o], score, se, ch) for r, o, score, se, ch in row.breakdown])
 
 
+Key = tuple[int, int]  # a history row's key: (member, tournament)
+
+
 @dataclass
 class ReplayOutcome:
     from_date: dt.date
@@ -107,7 +110,9 @@ class ReplayOutcome:
     restarted: set[int] = field(default_factory=set)
     # A cone replay's read of the stored rows from the date: (member, tournament) ->
     # (sequence, fingerprint), so that the store need not read them again.
-    stored_keys: dict[tuple[int, int], tuple[int, int | None]] | None = None
+    stored_keys: dict[Key, tuple[int, int | None]] | None = None
+    # The fingerprints of rows (by key) that a cone replay has made already.
+    fingerprints: dict[Key, int] = field(default_factory=dict)
 
 
 GRADES_BY_RANK = {grade.rank: grade for grade in ALL_GRADES}
