@@ -186,9 +186,9 @@ def load_game_records(
 def _game_rows(tournament_ids: list[int], *, handicaps: bool) -> Iterable[GameRecord]:
     """The games as `GameRecord`s, table after table, each in round order, then as entered.
 
-    PostgreSQL sorts them table by table as it walks the tournament index (an incremental
-    sort: it sends the first table's games at once) and goes on while Python takes in the
-    rows it has sent; sorting each table here took longer (issue 18)."""
+    PostgreSQL reads them in that order along the index `game_table_order`, sending the
+    first table's games at once, and goes on while Python takes in the rows it has sent;
+    sorting each table here took longer (issue 18)."""
     rows = (
         GameRow.objects.filter(tournament_id__in=tournament_ids, kind=GameRow.Kind.PLAYED)
         .order_by("tournament_id", "round", "pk")
