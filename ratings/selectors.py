@@ -139,6 +139,30 @@ def weakest_first_page(
     return rows
 
 
+def best_first_page_by_place(
+    entries: QuerySet[RatingEntry], *, start: int, stop: int, total: int
+) -> list[RatingEntry]:
+    """Rows `start:stop` of `entries` best first, with their rank as `with_rank` gives it,
+    without ranking every row above the page.
+
+    Where the filter joins the members (a country, a club, a name), the rows are sorted
+    before the page is cut out, and ranking them all by a window too cost a third of a
+    deep page (25,000 rows ranked at EGD scale, issue 18). A row's rank is one more than
+    the rows rated higher: its place, unless it ties with the row above, whose rank it
+    shares. The row just above the page is read with it; only when it ties with the
+    page's first row (a tie begun on an earlier page) are the rows ranked by the window."""
+    with_above = list(entries.order_by("-rating")[max(0, start - 1) : stop])
+    if start == 0 or len(with_above) < 2:
+        return list(with_rank(entries).order_by("-rating")[start:stop])
+    above, *rows = with_above
+    if rows[0].rating == above.rating:
+        return list(with_rank(entries).order_by("-rating")[start:stop])
+    for place, row in enumerate(rows, start=start + 1):
+        row.rank = place if row.rating != above.rating else above.rank
+        above = row
+    return rows
+
+
 def with_rank(entries: QuerySet[RatingEntry]) -> QuerySet[RatingEntry]:
     """Annotate `rank`: the place by rating among the rows the filter kept (ties share)."""
     return entries.annotate(rank=Window(Rank(), order_by=F("rating").desc()))

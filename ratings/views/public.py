@@ -93,15 +93,18 @@ def _nearer_the_end(filterset: RatingEntryFilter, table: RatingEntryTable) -> bo
     return table.paginator.count - page.end_index() < page.start_index() - 1
 
 
-def _along_the_index(
+def _deep_page_reader(
     filterset: RatingEntryFilter, table: RatingEntryTable
 ) -> Callable[..., list[RatingEntry]] | None:
-    """How a deep page is read along the rating index, where it is: from the weakest end
-    past the middle of the list best first, or lowest first from the nearer end."""
+    """How a deep page is read without ranking every row above it: along the rating
+    index from the weakest end past the middle of the list best first, or lowest first
+    from the nearer end; otherwise best first, ranked by place."""
     if _nearer_the_end(filterset, table):
         return selectors.best_first_page_from_the_end
     if _weakest_first(filterset, table):
         return selectors.weakest_first_page
+    if table.page is not None and tuple(table.order_by) == ("-rating",):
+        return selectors.best_first_page_by_place
     return None
 
 
@@ -126,9 +129,9 @@ def rating_list(request: HttpRequest, slug: str) -> HttpResponse:
     # member or club); page 1 skips nothing, and one query reads it whole.
     deep = (int_or_none(request.GET.get("page"), minimum=1, maximum=MAX_ID) or 1) > 1
     filterset, table = _filtered_table(request, the_list, keys_only=deep)
-    along_the_index = _along_the_index(filterset, table) if deep else None
-    if along_the_index is not None:
-        records = along_the_index(
+    read_page = _deep_page_reader(filterset, table) if deep else None
+    if read_page is not None:
+        records = read_page(
             _keys(filterset.qs),
             start=table.page.start_index() - 1,
             stop=table.page.end_index(),

@@ -223,3 +223,38 @@ def test_lowest_first_pages_have_the_rows_and_ranks_of_the_list_turned_round(
     assert [name.split()[-1] for _rank, name in every[4:]] == [
         f"Big{i:03d}" for i in range(125, -1, -1)
     ]
+
+
+@pytest.mark.parametrize("query", [{}, {"country": "UA"}, {"q": "Big"}])
+def test_best_first_pages_are_ranked_by_place_with_ties_inside_and_across_pages(
+    client, big_list, query
+):
+    """A deep page best first (`selectors.best_first_page_by_place`) ranks its rows by
+    their place, a tie sharing its first row's rank, as a window over the whole list
+    would: with a tie inside a page and a tie begun on the page before (then, and only
+    then, the page is ranked by the window)."""
+    entries = RatingEntry.objects.filter(rating_list=big_list).select_related("member")
+    if "country" in query:
+        entries = entries.filter(member__country="UA")
+    kept = list(entries.order_by("-rating", "member__family_name"))
+    for i in (30, 31, 32):  # a tie inside page 2
+        kept[i].rating = kept[29].rating
+    for i in (49, 50, 51):  # rows 50 to 52: a tie across the top of page 3
+        kept[i].rating = kept[48].rating
+    RatingEntry.objects.bulk_update(kept, ["rating"])
+    ratings = sorted((e.rating for e in kept), reverse=True)
+    url = reverse("rating_list", args=["big"])
+    shown = []
+    for page in (2, 3):
+        from django.db import connection
+        from django.test.utils import CaptureQueriesContext
+
+        with CaptureQueriesContext(connection) as captured:
+            html = client.get(url, {**query, "per_page": 25, "page": page}).content.decode()
+        windows = [q["sql"] for q in captured if "OVER" in q["sql"]]
+        assert bool(windows) == (page == 3), windows
+        shown += ranked_rows(html)
+    expected = [1 + sum(r > rating for r in ratings) for rating in ratings[25:75]]
+    assert [rank for rank, _name in shown] == expected
+    by_name = {e.member.full_name: e.rating for e in kept}
+    assert [by_name[name] for _rank, name in shown] == ratings[25:75]
