@@ -151,12 +151,10 @@ def best_first_page_by_place(
     the rows rated higher: its place, unless it ties with the row above, whose rank it
     shares. The row just above the page is read with it; only when it ties with the
     page's first row (a tie begun on an earlier page) are the rows ranked by the window."""
-    with_above = list(entries.order_by("-rating")[max(0, start - 1) : stop])
-    if start == 0 or len(with_above) < 2:
+    with_above = list(entries.order_by("-rating")[start - 1 : stop]) if start else []
+    if len(with_above) < 2 or with_above[1].rating == with_above[0].rating:
         return list(with_rank(entries).order_by("-rating")[start:stop])
     above, *rows = with_above
-    if rows[0].rating == above.rating:
-        return list(with_rank(entries).order_by("-rating")[start:stop])
     for place, row in enumerate(rows, start=start + 1):
         row.rank = place if row.rating != above.rating else above.rank
         above = row
