@@ -1,20 +1,22 @@
 """A recompute that replays only what a change can reach: its cone (issue 18).
 
-A table approved (or taken out) on day D changes the rows of its players; a player whose
-row changed carries the change into his later tables, and so on. Walking the list's
-tournaments from D in replay order, a tournament is replayed when it changed itself or
-one of its players already differs from what is stored; a player differs from the first
-table where his replayed row does not equal his stored one (a new row, a row gone, or
-another fingerprint) until a replayed row of his equals the stored one again: a row
-carries his running totals, so an equal row is an equal state (a player who gained or
-lost a table differs to the end, his totals do). Every other tournament keeps its stored
-rows: none of its players' states before it moved, so the engine would give them again.
-A player who does not differ plays a replayed table from his stored state just before it.
+A table approved (or taken out) on day D changes the states of its players; a player
+whose state changed carries the change into his later tables, and so on. Walking the
+list's tournaments from D in replay order, a tournament is replayed when it changed
+itself or one of its players already differs from what is stored; a player differs from
+the first table after which his state does not equal his stored one (a new row, a row
+gone, or other state columns: rating, totals, grades, history) until it equals the stored
+one again. A row carries his state after it, so only its state columns count here: a row
+that changed elsewhere (an opponent's rating in the breakdown, the rating he came in
+with) is rewritten, but his later tables do not move (a player who gained or lost a table
+differs to the end, his totals do). Every other tournament keeps its stored rows: none of
+its players' states before it moved, so the engine would give them again. A player who
+does not differ plays a replayed table from his stored state just before it.
 
-Rows carry the rating to three decimals (egf.md §5), so a change fades within a few
-tables of its players' opponents: a table put in a year back at EGD scale changes the
-rows of about 1,600 players and has 300 of the year's 900 tables replayed, where every
-opponent of an opponent would have been 840 of them.
+Rows carry the rating to three decimals (egf.md §5), so a change reaches only some of
+its players' opponents: a table put in a year back at EGD scale changes the states of
+about 700 players by the year's end and has about 200 of the year's 900 tables replayed,
+where every opponent of an opponent would have been 820 of them.
 
 What changed is read from the data, not remembered: an approved tournament of the list
 the last run did not rate (`rated_at` empty: new, re-approved after a reopening, or not
@@ -26,6 +28,7 @@ parameters changed) replays everything instead.
 from __future__ import annotations
 
 import datetime as dt
+import json
 from collections import defaultdict
 from dataclasses import replace
 from typing import Any
@@ -34,7 +37,7 @@ from django.db import connection
 
 from ratings.models import ListTournament, RatingHistory, RatingList, counted_links
 from ratings.recompute.baseline_starts import baseline_date
-from ratings.recompute.history_write import fingerprint
+from ratings.recompute.bulk import as_json
 from ratings.recompute.reads import (
     STATE_COLUMNS,
     engine_games,
@@ -49,7 +52,7 @@ from ratings.recompute.reads import (
 )
 from ratings.recompute.replay import rate_tournament, restarts_baseline
 from ratings.recompute.rules import GO_SYSTEMS
-from ratings.recompute.state import HistoryRow, Key, MemberState, ReplayOutcome
+from ratings.recompute.state import HistoryRow, Key, MemberState, ReplayOutcome, rank_of
 from tournaments.models import Tournament
 
 
@@ -81,7 +84,7 @@ def cone_replay(rating_list: RatingList, from_date: dt.date) -> ReplayOutcome | 
         ).values_list("tournament_id", flat=True)
     )  # counts in this list: approved for it (ratings.submissions.list_approval)
     # Every stored row from the date, read once: which tables have rows, which rows are
-    # gone, and each player's stored states and fingerprints along the way.
+    # gone, and each player's stored states along the way.
     stored_rows = list(
         fast_rows(
             RatingHistory.objects.filter(rating_list=rating_list, date__gte=from_date)
@@ -156,11 +159,8 @@ def cone_replay(rating_list: RatingList, from_date: dt.date) -> ReplayOutcome | 
             row = rows.get(member_id)
             if row is None and member_id in differs:
                 continue  # no row to compare (a zero-score ORR debut): he still differs
-            if table_as_stored or _as_stored(
-                row, stored_states.fingerprint(member_id, tournament.pk), outcome.fingerprints
-            ):
-                # His state after it is his stored one (a row carries his running totals,
-                # so an equal row is an equal state): later tables read it there.
+            if table_as_stored or stored_states.state_as_stored(member_id, tournament.pk, row):
+                # His state after it is his stored one: later tables read it there.
                 outcome.states.pop(member_id, None)
                 outcome.touched.discard(member_id)
                 differs.discard(member_id)
@@ -169,17 +169,6 @@ def cone_replay(rating_list: RatingList, from_date: dt.date) -> ReplayOutcome | 
     outcome.scope = sorted({*replayed, *removed})
     outcome.stored_keys = {(row[3], row[0]): (row[2], row[1]) for row in stored_rows}
     return outcome
-
-
-def _as_stored(
-    row: HistoryRow | None, stored_fingerprint: int | None, fingerprints: dict[Key, int]
-) -> bool:
-    """Whether a replayed row (None: the replay gave him none) is the one stored. The
-    row's fingerprint, once made, is kept in `fingerprints` (the store compares it too)."""
-    if row is None or stored_fingerprint is None:
-        return row is None and stored_fingerprint is None
-    digest = fingerprints[(row.member_id, row.tournament_id)] = fingerprint(row)
-    return digest == stored_fingerprint
 
 
 class _StoredStates:
@@ -202,19 +191,30 @@ class _StoredStates:
         wanted = set(member_ids)
         self.before = states_before(rating_list, from_date, member_ids)
         self.rows: dict[int, list[tuple[Any, ...]]] = defaultdict(list)
-        self.prints: dict[tuple[int, int], int | None] = {}
+        self.by_key: dict[Key, tuple[Any, ...]] = {}
         self.json_text = connection.vendor == "postgresql"
         for row in stored_rows:
-            t_id, digest, member_id = row[0], row[1], row[3]
-            if member_id in wanted:
-                self.prints[(member_id, t_id)] = digest
-                if (member_id, t_id) not in gone:
-                    self.rows[member_id].append(row)
+            key = (row[3], row[0])  # (member, tournament)
+            if key[0] in wanted and key not in gone:
+                self.rows[key[0]].append(row)
+                self.by_key[key] = row
         for rows in self.rows.values():
             rows.sort(key=_replay_order)
 
-    def fingerprint(self, member_id: int, tournament_id: int) -> int | None:
-        return self.prints.get((member_id, tournament_id))
+    def state_as_stored(self, member_id: int, tournament_id: int, row: HistoryRow | None) -> bool:
+        """Whether his state after the table, as the replayed `row` carries it (None: the
+        replay gave him no row), is the one his stored row there carries."""
+        stored = self.by_key.get((member_id, tournament_id))
+        if row is None or stored is None:
+            return row is None and stored is None
+        after, provisional, history, list_grade, tournaments, games, best, day = stored[4:]
+        return (
+            (row.after, row.provisional, row.tournaments_so_far, row.games_so_far, row.date)
+            == (after, provisional, tournaments, games, day)
+            and row.list_grade == rank_of(list_grade)
+            and row.best_grade_so_far == rank_of(best)
+            and _same_history(row.history, history, json_text=self.json_text)
+        )
 
     def just_before(self, member_id: int, tournament: Tournament) -> MemberState | None:
         """His state just before `tournament` (None: he has none, a newcomer)."""
@@ -230,6 +230,14 @@ class _StoredStates:
         state = state_of(last[3:], json_text=self.json_text)
         state.from_baseline = base is not None and base.from_baseline
         return state
+
+
+def _same_history(replayed: Any, stored: Any, *, json_text: bool) -> bool:
+    """Whether a replayed row's engine history is the stored one (as text on PostgreSQL,
+    see `reads.fast_rows`): compared as JSON values, the form it is stored in."""
+    if replayed is None or stored is None:
+        return replayed is None and stored is None
+    return json.loads(as_json(replayed)) == (json.loads(stored) if json_text else stored)
 
 
 def _replay_order(row: tuple[Any, ...]) -> tuple[dt.date, int]:

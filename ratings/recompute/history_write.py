@@ -110,7 +110,6 @@ def history_write(
     tournament_ids: list[int] | None,
     stored_keys: StoredKeys | None = None,
     known_digests: dict[int, int] | None = None,
-    known_fingerprints: dict[Key, int] | None = None,
     unchanged: Iterable[int] = (),
 ) -> tuple[set[int], int]:
     """Make the list's stored rows from `from_date` on (of `tournament_ids` only, unless
@@ -118,8 +117,7 @@ def history_write(
     from the date, when the caller has read them in this transaction (the cone has).
     Returns the members whose rows were taken out and how many rows were written
     (deleted, updated, added). `known_digests`: tables' digests of their rows in `rows`
-    that the caller has made already (a replay makes them as it goes); so of rows'
-    fingerprints, by key, `known_fingerprints` (a cone replay compares some). `unchanged`:
+    that the caller has made already (a replay makes them as it goes). `unchanged`:
     tables replayed whose rows came out as stored (their digest); none of theirs is in
     `rows`, and their stored rows stand."""
     known_digests = known_digests or {}
@@ -142,7 +140,6 @@ def history_write(
         [row for t_id in compared for row in by_table[t_id]],
         compared,
         stored_keys,
-        known_fingerprints or {},
     )
     gone: set[int] = set()
     # The tables whose stored digest no longer holds: compared, or left without rows.
@@ -194,7 +191,6 @@ def _compare_rows(
     rows: list[HistoryRow],
     tournament_ids: list[int],
     stored_keys: StoredKeys | None,
-    known_fingerprints: dict[Key, int],
 ) -> tuple[set[int], int]:
     """Make the stored rows of these tables equal to `rows`, row by row (see the module)."""
     if not tournament_ids:
@@ -216,9 +212,7 @@ def _compare_rows(
     for row in rows:
         history = as_json(row.history)
         key = (row.member_id, row.tournament_id)
-        digest = known_fingerprints.get(key)
-        if digest is None:
-            digest = fingerprint(row)
+        digest = fingerprint(row)
         was = stored.pop(key, None)
         if was is None:
             added.append(_values(rating_list_id, row, history, digest))

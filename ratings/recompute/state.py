@@ -111,8 +111,6 @@ class ReplayOutcome:
     # A cone replay's read of the stored rows from the date: (member, tournament) ->
     # (sequence, fingerprint), so that the store need not read them again.
     stored_keys: dict[Key, tuple[int, int | None]] | None = None
-    # The fingerprints of rows (by key) that a cone replay has made already.
-    fingerprints: dict[Key, int] = field(default_factory=dict)
 
 
 GRADES_BY_RANK = {grade.rank: grade for grade in ALL_GRADES}

@@ -35,7 +35,6 @@ def outcome_store(rating_list: RatingList, outcome: ReplayOutcome, *, read_at: d
         from_date=outcome.from_date,
         tournament_ids=scope,
         stored_keys=outcome.stored_keys,
-        known_fingerprints=outcome.fingerprints,
         known_digests=outcome.table_digests,
         unchanged=outcome.unchanged,
     )
