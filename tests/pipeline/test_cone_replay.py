@@ -8,6 +8,7 @@ import random
 import pytest
 
 from ratings.models import ListTournament, RatingEntry, RatingHistory, RecomputeRun
+from ratings.recompute.cone import cone_replay
 from ratings.recompute.services import rating_list_recompute
 from ratings.submissions.services import tournament_approve_and_rate as tournament_approve
 from ratings.submissions.services import tournament_reopen_and_unrate as tournament_reopen
@@ -283,9 +284,9 @@ def test_players_whose_rows_change_but_not_their_states_do_not_differ(
     rating_list, tournaments, first, referee = _rated_in_order(13, capture)
     players = set(first.participants.values_list("member_id", flat=True))
     later = [t for t in tournaments if t != first]
-    assert any(
-        players & set(t.participants.values_list("member_id", flat=True)) for t in later
-    ), "no later table of its players to leave out"
+    assert any(players & set(t.participants.values_list("member_id", flat=True)) for t in later), (
+        "no later table of its players to leave out"
+    )
     first_rows = RatingHistory.objects.filter(rating_list=rating_list, tournament=first)
     breakdowns = dict(first_rows.values_list("member_id", "breakdown"))
     tournament_reopen(tournament=first, by=referee)
@@ -303,3 +304,24 @@ def test_players_whose_rows_change_but_not_their_states_do_not_differ(
         rating_list_id=rating_list.pk, trigger="full", from_date=dt.date(1900, 1, 1)
     )
     assert incremental == every_column(rating_list)
+
+
+def test_a_game_of_someone_the_table_does_not_enter_leaves_no_cone(
+    django_capture_on_commit_callbacks,
+):
+    """The walk goes by each table's entries: a table with a game of a player it does not
+    enter could be skipped wrongly, so the cone is not drawn (the full replay runs)."""
+    rating_list, tournaments, first, _referee = _rated_in_order(
+        14, django_capture_on_commit_callbacks
+    )
+    ListTournament.objects.filter(rating_list=rating_list, tournament=first).update(rated_at=None)
+    assert cone_replay(rating_list, first.end_date) is not None
+    players = set(first.participants.values_list("member_id", flat=True))
+    later = sorted((t for t in tournaments if t != first), key=lambda t: (t.end_date, t.pk))
+    other, shared = next(
+        (t, sorted(players & set(t.participants.values_list("member_id", flat=True))))
+        for t in later
+        if len(players & set(t.participants.values_list("member_id", flat=True))) >= 2
+    )
+    other.participants.filter(member_id=shared[0]).delete()  # his games there stay
+    assert cone_replay(rating_list, first.end_date) is None
