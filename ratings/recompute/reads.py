@@ -280,6 +280,14 @@ def read_members(member_ids: list[int]) -> dict[int, tuple[dt.date | None, int |
     return members
 
 
+def any_of(ids: list[int]) -> Any:
+    """The right side of an `__in` lookup on `ids` that may run to thousands (a list's
+    tables): on PostgreSQL one array parameter (see `with_ids`), elsewhere the list."""
+    if connection.vendor == "postgresql":
+        return RawSQL("SELECT unnest(%s::bigint[])", [ids])
+    return ids
+
+
 def with_ids(queryset: Any, field: str, ids: list[int]) -> list[Any]:
     """`queryset` filtered on `field__in=ids`, for tens of thousands of ids: on PostgreSQL
     one query with the ids as one array (a list of 20,000 parameters costs more to build

@@ -15,7 +15,7 @@ from ratings.models import ListTournament, RatingEntry, RatingList
 from ratings.recompute import rules
 from ratings.recompute.bulk import as_json, insert_rows, merge_rows
 from ratings.recompute.history_write import history_write
-from ratings.recompute.reads import fast_rows, states_before, with_ids
+from ratings.recompute.reads import any_of, fast_rows, states_before, with_ids
 from ratings.recompute.state import MemberState, ReplayOutcome
 from ratings.systems.grades import Grade
 
@@ -48,14 +48,14 @@ def outcome_store(rating_list: RatingList, outcome: ReplayOutcome, *, read_at: d
         rating_list=rating_list, tournament__end_date__gte=outcome.from_date
     )
     if scope is not None:
-        links = links.filter(tournament_id__in=scope)
+        links = links.filter(tournament_id__in=any_of(scope))
     _store_rated(links, outcome, read_at=read_at)
     for tournament_id, reason in outcome.not_rated.items():
         links.filter(tournament_id=tournament_id).update(
             rated_at=None, not_rated_reason=reason, applied_class=""
         )
-    links.exclude(tournament_id__in=outcome.rated_ids).exclude(
-        tournament_id__in=list(outcome.not_rated)
+    links.exclude(tournament_id__in=any_of(outcome.rated_ids)).exclude(
+        tournament_id__in=any_of(list(outcome.not_rated))
     ).update(rated_at=None, applied_class="")
     return written
 
@@ -71,7 +71,7 @@ def _store_rated(links: Any, outcome: ReplayOutcome, *, read_at: dt.datetime) ->
         klass = outcome.applied_classes.get(tournament_id, "")
         by_class.setdefault(klass, []).append(tournament_id)
     for klass, ids in by_class.items():
-        links.filter(tournament_id__in=ids).exclude(
+        links.filter(tournament_id__in=any_of(ids)).exclude(
             Q(rated_at__isnull=False, not_rated_reason="", applied_class=klass)
             & (Q(decided_at__isnull=True) | Q(decided_at__lte=F("rated_at")))
             & (
