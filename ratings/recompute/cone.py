@@ -41,6 +41,7 @@ from ratings.recompute.baseline_starts import baseline_date
 from ratings.recompute.bulk import as_json
 from ratings.recompute.reads import (
     STATE_COLUMNS,
+    any_of,
     engine_games,
     fast_rows,
     fide_history,
@@ -96,7 +97,9 @@ def cone_replay(rating_list: RatingList, from_date: dt.date) -> ReplayOutcome | 
     stored = {row[0] for row in stored_rows}
     changed = {t for t, rated_at in links if t in approved and rated_at is None}
     removed = stored - approved
-    tournaments = list(Tournament.objects.filter(pk__in=approved).order_by("end_date", "pk"))
+    tournaments = list(
+        Tournament.objects.filter(pk__in=any_of(sorted(approved))).order_by("end_date", "pk")
+    )
     professed = read_professed([t.pk for t in tournaments])
     players = {t_id: set(entries) for t_id, entries in professed.items()}
 

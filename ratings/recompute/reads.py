@@ -161,7 +161,7 @@ def tournaments_from(
     if include is not None:
         ids.add(include.pk)
     ids -= set(exclude)
-    return list(Tournament.objects.filter(pk__in=ids).order_by("end_date", "pk"))
+    return list(Tournament.objects.filter(pk__in=any_of(sorted(ids))).order_by("end_date", "pk"))
 
 
 def load_games(tournament_ids: list[int], *, handicaps: bool = True) -> dict[int, list[EngineGame]]:
