@@ -106,8 +106,10 @@ def _last_rows(
             "ORDER BY date DESC, sequence DESC LIMIT 1) h"
         )
         with connection.cursor() as cursor:
-            cursor.execute(query, [member_ids, rating_list.pk, day])
-            return {row[0]: state_of(row, json_text=True) for row in cursor.fetchall()}
+            # Streamed: the server goes on probing while the states of its last rows are
+            # built here.
+            rows = cursor.cursor.stream(query, [member_ids, rating_list.pk, day], size=2000)
+            return {row[0]: state_of(row, json_text=True) for row in rows}
     newest_first = earlier.order_by("member_id", "-date", "-sequence")
     if connection.vendor == "postgresql":
         newest_first = newest_first.distinct("member_id")
