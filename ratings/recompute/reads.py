@@ -260,7 +260,7 @@ def read_professed(tournament_ids: list[int]) -> Professed:
         for t_id, m_id, grade, declared in _raw_rows(
             queryset.values_list("tournament_id", "member_id", "grade", "rating_declared")
         ):
-            professed[t_id][m_id] = (rank_of(grade), declared)
+            professed[t_id][m_id] = (grade, declared)  # a raw row's grade is its rank
     return professed
 
 
