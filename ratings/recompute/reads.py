@@ -106,8 +106,8 @@ def _last_rows(
             "ORDER BY date DESC, sequence DESC LIMIT 1) h"
         )
         with connection.cursor() as cursor:
-            # Streamed: the server goes on probing while the states of its last rows are
-            # built here.
+            # Streamed in small chunks: the server goes on probing while the states of
+            # the rows it has sent are built here.
             rows = cursor.cursor.stream(query, [member_ids, rating_list.pk, day], size=2000)
             return {row[0]: state_of(row, json_text=True) for row in rows}
     newest_first = earlier.order_by("member_id", "-date", "-sequence")
@@ -295,7 +295,7 @@ def with_ids(queryset: Any, field: str, ids: list[int]) -> list[Any]:
     one query with the ids as one array (a list of 20,000 parameters costs more to build
     and parse than to run); elsewhere in chunks, under SQLite's limit on parameters."""
     if connection.vendor == "postgresql":
-        return [queryset.filter(**{f"{field}__in": RawSQL("SELECT unnest(%s::bigint[])", [ids])})]
+        return [queryset.filter(**{f"{field}__in": any_of(ids)})]
     return [queryset.filter(**{f"{field}__in": chunk}) for chunk in id_chunks(ids)]
 
 
