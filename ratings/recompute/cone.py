@@ -31,7 +31,6 @@ import datetime as dt
 import json
 from collections import defaultdict
 from dataclasses import replace
-from operator import itemgetter
 from typing import Any
 
 from django.db import connection
@@ -49,6 +48,7 @@ from ratings.recompute.reads import (
     published_grades,
     read_members,
     read_professed,
+    record_player_ids,
     state_of,
     states_before,
 )
@@ -126,8 +126,7 @@ def cone_replay(rating_list: RatingList, from_date: dt.date) -> ReplayOutcome | 
         [t.pk for t in candidates], handicaps=rating_list.system in GO_SYSTEMS
     )
     for t_id, records in games.items():
-        played = set(map(_WHITE, records)).union(map(_BLACK, records))  # ids as text
-        if not set(map(int, played)) <= players[t_id]:
+        if not set(map(int, record_player_ids(records))) <= players[t_id]:
             return None  # a game of someone not entered in the table: no cone to trust
 
     member_ids = sorted(reach)
@@ -243,9 +242,6 @@ def _same_history(replayed: Any, stored: Any, *, json_text: bool) -> bool:
     if replayed is None or stored is None:
         return replayed is None and stored is None
     return json.loads(as_json(replayed)) == (json.loads(stored) if json_text else stored)
-
-
-_WHITE, _BLACK = itemgetter(2), itemgetter(3)  # of a `GameRecord`
 
 
 def _replay_order(row: tuple[Any, ...]) -> tuple[dt.date, int]:

@@ -211,9 +211,8 @@ def _compare_rows(
     changed: list[tuple] = []
     for row in rows:
         history = as_json(row.history)
-        key = (row.member_id, row.tournament_id)
         digest = fingerprint(row)
-        was = stored.pop(key, None)
+        was = stored.pop((row.member_id, row.tournament_id), None)
         if was is None:
             added.append(_values(rating_list_id, row, history, digest))
         elif was != (row.sequence, digest):

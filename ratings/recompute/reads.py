@@ -224,6 +224,15 @@ def player_ids(games: Sequence[EngineGame]) -> set[str]:
 _WHITE, _BLACK = itemgetter(1), itemgetter(2)
 
 
+def record_player_ids(records: Sequence[GameRecord]) -> set[str]:
+    """The ids of everyone who played one of a table's game records (as
+    `load_game_records` gives them)."""
+    return set(map(_RECORD_WHITE, records)).union(map(_RECORD_BLACK, records))
+
+
+_RECORD_WHITE, _RECORD_BLACK = itemgetter(2), itemgetter(3)
+
+
 def _raw_rows(queryset: Any) -> Iterable[tuple[Any, ...]]:
     """A `values_list` query's rows as the driver returns them, in batches: a million games
     through Django's per-row converters cost more than reading them. Only for columns
