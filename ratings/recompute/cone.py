@@ -98,7 +98,7 @@ def cone_replay(rating_list: RatingList, from_date: dt.date) -> ReplayOutcome | 
     changed = {t for t, rated_at in links if t in approved and rated_at is None}
     removed = stored - approved
     tournaments = list(
-        Tournament.objects.filter(pk__in=any_of(sorted(approved))).order_by("end_date", "pk")
+        Tournament.objects.filter(any_of("pk", sorted(approved))).order_by("end_date", "pk")
     )
     professed = read_professed([t.pk for t in tournaments])
     players = {t_id: set(entries) for t_id, entries in professed.items()}

@@ -31,7 +31,7 @@ from django.db import connection
 
 from ratings.models import RatingHistory
 from ratings.recompute.bulk import as_json, breakdown_json, copy_to_temporary, insert_rows
-from ratings.recompute.reads import fast_rows, stored_table_digests, with_ids
+from ratings.recompute.reads import fast_rows, id_array, stored_table_digests, with_ids
 from ratings.recompute.state import HistoryRow, Key, resolved_breakdown
 from ratings.systems.model import GameOutput
 
@@ -149,8 +149,8 @@ def history_write(
         if stale := _tables_without_rows(rating_list_id, from_date, tournament_ids, replayed):
             cursor.execute(
                 "DELETE FROM ratings_ratinghistory WHERE rating_list_id = %s "
-                "AND tournament_id = ANY(%s) RETURNING member_id",
-                [rating_list_id, stale],
+                "AND tournament_id = ANY(%s::bigint[]) RETURNING member_id",
+                [rating_list_id, id_array(stale)],
             )
             written += cursor.rowcount
             gone = {member_id for (member_id,) in cursor.fetchall()}
@@ -165,7 +165,7 @@ def history_write(
                 "FROM unnest(%s::bigint[], %s::bigint[]) AS d(tournament_id, digest) "
                 "WHERE rating_list_id = %s "
                 "AND ratings_listtournament.tournament_id = d.tournament_id",
-                [list(new_digests), list(new_digests.values()), rating_list_id],
+                [id_array(new_digests), id_array(new_digests.values()), rating_list_id],
             )
     return removed | gone, written
 
@@ -224,7 +224,11 @@ def _compare_rows(
                 "DELETE FROM ratings_ratinghistory t USING unnest(%s::bigint[], %s::bigint[]) "
                 "AS d(member_id, tournament_id) WHERE t.rating_list_id = %s "
                 "AND t.member_id = d.member_id AND t.tournament_id = d.tournament_id",
-                [[m for m, _t in removed], [t for _m, t in removed], rating_list_id],
+                [
+                    id_array(m for m, _t in removed),
+                    id_array(t for _m, t in removed),
+                    rating_list_id,
+                ],
             )
         if changed:
             _update(cursor, changed)

@@ -14,8 +14,7 @@ from typing import Any
 
 from django.core.exceptions import EmptyResultSet
 from django.db import connection
-from django.db.models import CharField, F, Value
-from django.db.models.expressions import RawSQL
+from django.db.models import CharField, F, Lookup, Q, Value
 from django.db.models.functions import Cast
 
 from clubsite.members import effective_birth_date
@@ -108,7 +107,8 @@ def _last_rows(
         with connection.cursor() as cursor:
             # Streamed in small chunks: the server goes on probing while the states of
             # the rows it has sent are built here.
-            rows = cursor.cursor.stream(query, [member_ids, rating_list.pk, day], size=2000)
+            params = [id_array(member_ids), rating_list.pk, day]
+            rows = cursor.cursor.stream(query, params, size=2000)
             return {row[0]: state_of(row, json_text=True) for row in rows}
     newest_first = earlier.order_by("member_id", "-date", "-sequence")
     if connection.vendor == "postgresql":
@@ -163,7 +163,7 @@ def tournaments_from(
     if include is not None:
         ids.add(include.pk)
     ids -= set(exclude)
-    return list(Tournament.objects.filter(pk__in=any_of(sorted(ids))).order_by("end_date", "pk"))
+    return list(Tournament.objects.filter(any_of("pk", sorted(ids))).order_by("end_date", "pk"))
 
 
 def load_games(tournament_ids: list[int], *, handicaps: bool = True) -> dict[int, list[EngineGame]]:
@@ -192,7 +192,7 @@ def _game_rows(tournament_ids: list[int], *, handicaps: bool) -> Iterable[GameRe
     first table's games at once, and goes on while Python takes in the rows it has sent;
     sorting each table here took longer (issue 18)."""
     rows = (
-        GameRow.objects.filter(tournament_id__in=tournament_ids, kind=GameRow.Kind.PLAYED)
+        GameRow.objects.filter(any_of("tournament_id", tournament_ids), kind=GameRow.Kind.PLAYED)
         .order_by("tournament_id", "round", "pk")
         .annotate(
             white_text=Cast("white_id", CharField()),
@@ -291,12 +291,32 @@ def read_members(member_ids: list[int]) -> dict[int, tuple[dt.date | None, int |
     return members
 
 
-def any_of(ids: list[int]) -> Any:
-    """The right side of an `__in` lookup on `ids` that may run to thousands (a list's
-    tables): on PostgreSQL one array parameter (see `with_ids`), elsewhere the list."""
+def any_of(field: str, ids: Iterable[int]) -> Any:
+    """A filter `field` in `ids`, for ids that may run to tens of thousands (a list's
+    tables, a replay's players): on PostgreSQL one array (`AnyOf`), elsewhere `__in`."""
     if connection.vendor == "postgresql":
-        return RawSQL("SELECT unnest(%s::bigint[])", [ids])
-    return ids
+        return AnyOf(F(field), list(ids))
+    return Q(**{f"{field}__in": list(ids)})
+
+
+class AnyOf(Lookup):
+    """PostgreSQL: `field = ANY(ids)`, the ids sent as the text of one array (`id_array`).
+
+    Django's `__in` sends a parameter per id (9,000 tables: 20-60 ms to build the SQL),
+    and `IN (SELECT unnest(...))` lets the planner hash-join where it could walk an index
+    in order: the games of a year's 820 tables came at 120 ms instead of 50 ms."""
+
+    prepare_rhs = False
+
+    def as_sql(self, compiler: Any, connection: Any) -> tuple[str, list[Any]]:
+        lhs, lhs_params = self.process_lhs(compiler, connection)
+        return f"{lhs} = ANY(%s::bigint[])", [*lhs_params, id_array(self.rhs)]
+
+
+def id_array(ids: Iterable[int | None]) -> str:
+    """PostgreSQL's text of an array of ids (`%s::bigint[]`), None as NULL: the driver
+    quotes a list one element at a time (12 ms for 25,000 ids, five times this)."""
+    return "{" + ",".join("NULL" if i is None else str(int(i)) for i in ids) + "}"
 
 
 def with_ids(queryset: Any, field: str, ids: list[int]) -> list[Any]:
@@ -304,7 +324,7 @@ def with_ids(queryset: Any, field: str, ids: list[int]) -> list[Any]:
     one query with the ids as one array (a list of 20,000 parameters costs more to build
     and parse than to run); elsewhere in chunks, under SQLite's limit on parameters."""
     if connection.vendor == "postgresql":
-        return [queryset.filter(**{f"{field}__in": any_of(ids)})]
+        return [queryset.filter(any_of(field, ids))]
     return [queryset.filter(**{f"{field}__in": chunk}) for chunk in id_chunks(ids)]
 
 

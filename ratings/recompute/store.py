@@ -15,7 +15,7 @@ from ratings.models import ListTournament, RatingEntry, RatingList
 from ratings.recompute import rules
 from ratings.recompute.bulk import as_json, insert_rows, merge_rows
 from ratings.recompute.history_write import history_write
-from ratings.recompute.reads import any_of, fast_rows, states_before, with_ids
+from ratings.recompute.reads import any_of, fast_rows, id_array, states_before, with_ids
 from ratings.recompute.state import MemberState, ReplayOutcome
 from ratings.systems.grades import Grade
 
@@ -48,14 +48,14 @@ def outcome_store(rating_list: RatingList, outcome: ReplayOutcome, *, read_at: d
         rating_list=rating_list, tournament__end_date__gte=outcome.from_date
     )
     if scope is not None:
-        links = links.filter(tournament_id__in=any_of(scope))
+        links = links.filter(any_of("tournament_id", scope))
     _store_rated(links, outcome, read_at=read_at)
     for tournament_id, reason in outcome.not_rated.items():
         links.filter(tournament_id=tournament_id).update(
             rated_at=None, not_rated_reason=reason, applied_class=""
         )
-    links.exclude(tournament_id__in=any_of(outcome.rated_ids)).exclude(
-        tournament_id__in=any_of(list(outcome.not_rated))
+    links.exclude(any_of("tournament_id", outcome.rated_ids)).exclude(
+        any_of("tournament_id", outcome.not_rated)
     ).update(rated_at=None, applied_class="")
     return written
 
@@ -71,7 +71,7 @@ def _store_rated(links: Any, outcome: ReplayOutcome, *, read_at: dt.datetime) ->
         klass = outcome.applied_classes.get(tournament_id, "")
         by_class.setdefault(klass, []).append(tournament_id)
     for klass, ids in by_class.items():
-        links.filter(tournament_id__in=any_of(ids)).exclude(
+        links.filter(any_of("tournament_id", ids)).exclude(
             Q(rated_at__isnull=False, not_rated_reason="", applied_class=klass)
             & (Q(decided_at__isnull=True) | Q(decided_at__lte=F("rated_at")))
             & (
@@ -105,8 +105,8 @@ def _refresh_entries(rating_list: RatingList, outcome: ReplayOutcome, affected: 
             ENTRY_COLUMNS,
             differ,
             key=("rating_list_id", "member_id"),
-            scope="t.rating_list_id = %s AND t.member_id = ANY(%s)",
-            params=[rating_list.pk, sorted({row[1] for row in differ} | set(gone))],
+            scope="t.rating_list_id = %s AND t.member_id = ANY(%s::bigint[])",
+            params=[rating_list.pk, id_array(sorted({row[1] for row in differ} | set(gone)))],
         )
         return written
     written = 0

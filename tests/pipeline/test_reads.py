@@ -1,0 +1,52 @@
+"""The recompute's reads filter by long lists of ids as one array (issue 18)."""
+
+from __future__ import annotations
+
+import pytest
+from django.db import connection
+from django.test.utils import CaptureQueriesContext
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from clubsite.models import Club
+from ratings.recompute.reads import any_of, id_array
+from tests.factories import ClubFactory
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize("pick", [[], [0], [0, 2], [0, 1, 2, 3, 4]])
+def test_any_of_filters_and_excludes_as_in_does(pick):
+    clubs = ClubFactory.create_batch(5)
+    ids = [clubs[i].pk for i in pick] + [10**12]  # an id nobody has
+    for queryset in (Club.objects.all(), Club.objects.filter(pk__gte=clubs[1].pk)):
+        assert set(queryset.filter(any_of("pk", ids))) == set(queryset.filter(pk__in=ids))
+        assert set(queryset.exclude(any_of("pk", ids))) == set(queryset.exclude(pk__in=ids))
+    assert not Club.objects.filter(any_of("pk", [])).exists()
+    assert Club.objects.exclude(any_of("pk", [])).count() == 5
+
+
+@pytest.mark.django_db
+def test_any_of_sends_thousands_of_ids_as_one_parameter():
+    if connection.vendor != "postgresql":
+        pytest.skip("one array parameter is PostgreSQL's; elsewhere `__in` is used")
+    club = ClubFactory()
+    ids = [*range(10**9, 10**9 + 5000), club.pk]
+    with CaptureQueriesContext(connection) as queries:
+        assert list(Club.objects.filter(any_of("pk", ids))) == [club]
+    sql = queries[0]["sql"]
+    assert "= ANY('{" + ",".join(map(str, ids)) + "}'::bigint[])" in sql
+
+
+@settings(max_examples=50, deadline=None)
+@given(st.lists(st.one_of(st.none(), st.integers(-(2**63), 2**63 - 1)), max_size=20))
+def test_id_array_is_the_text_postgresql_reads_as_the_same_ids(ids):
+    text = id_array(ids)
+    assert text.startswith("{") and text.endswith("}")
+    inside = text[1:-1]
+    parsed = [] if not inside else [None if v == "NULL" else int(v) for v in inside.split(",")]
+    assert parsed == ids
+
+
+def test_id_array_refuses_what_is_not_an_id():
+    with pytest.raises((TypeError, ValueError)):
+        id_array(["1}; DROP TABLE x; --"])
