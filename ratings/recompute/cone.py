@@ -30,7 +30,6 @@ from __future__ import annotations
 import datetime as dt
 import json
 from collections import defaultdict
-from dataclasses import replace
 from typing import Any
 
 from django.db import connection
@@ -40,6 +39,7 @@ from ratings.recompute.baseline_starts import baseline_date
 from ratings.recompute.bulk import as_json
 from ratings.recompute.reads import (
     STATE_COLUMNS,
+    StatesBefore,
     any_of,
     engine_games,
     fast_rows,
@@ -50,7 +50,6 @@ from ratings.recompute.reads import (
     read_professed,
     record_player_ids,
     state_of,
-    states_before,
 )
 from ratings.recompute.replay import rate_tournament, restarts_baseline
 from ratings.recompute.rules import GO_SYSTEMS
@@ -193,7 +192,7 @@ class _StoredStates:
     ) -> None:
         """`stored_rows`: the list's rows from `from_date` on, read as `FIELDS`."""
         wanted = set(member_ids)
-        self.before = states_before(rating_list, from_date, member_ids)
+        self.before = StatesBefore(rating_list, from_date, member_ids)
         self.rows: dict[int, list[tuple[Any, ...]]] = defaultdict(list)
         self.by_key: dict[Key, tuple[Any, ...]] = {}
         self.json_text = connection.vendor == "postgresql"
@@ -228,11 +227,10 @@ class _StoredStates:
             if _replay_order(row) >= until:
                 break
             last = row
-        base = self.before.get(member_id)
         if last is None:
-            return replace(base) if base is not None else None
+            return self.before.get(member_id)
         state = state_of(last[3:], json_text=self.json_text)
-        state.from_baseline = base is not None and base.from_baseline
+        state.from_baseline = self.before.named(member_id)
         return state
 
 

@@ -21,7 +21,7 @@ from clubsite.members import effective_birth_date
 from clubsite.models import FideRating, Member
 from ratings.models import ListTournament, PublishedEntry, RatingHistory, RatingList, counted_links
 from ratings.recompute import rules
-from ratings.recompute.baseline_starts import BaselineStart, baseline_starts
+from ratings.recompute.baseline_starts import baseline_starts
 from ratings.recompute.state import MemberState, rank_of
 from ratings.systems.model import Game as EngineGame
 from tournaments.models import Game as GameRow
@@ -34,21 +34,34 @@ def states_before(
     """Members' states in the list just before `day`: each one's last stored row before it
     (which carries his running totals), or his baseline row where he has none; of all of
     them, or only of `member_ids` (a replay needs only the players it rates)."""
-    states = _last_rows(rating_list, day, member_ids)
-    return with_baseline_starts(states, baseline_starts(rating_list, member_ids))
+    return StatesBefore(rating_list, day, member_ids).all()
 
 
-def with_baseline_starts(
-    states: dict[int, MemberState], starts: dict[int, BaselineStart]
-) -> dict[int, MemberState]:
-    """Start each member the baseline names from his row. A member with stored rows has
-    moved on from it: their running totals count the baseline's already."""
-    for member_id, start in starts.items():
-        state = states.get(member_id)
-        if state is not None:
-            state.from_baseline = True
-            continue
-        states[member_id] = MemberState(
+class StatesBefore:
+    """`states_before`, each state built when asked: a cone reads the last rows of the
+    25,000 players it may reach and starts about a fifth of them."""
+
+    def __init__(
+        self, rating_list: RatingList, day: dt.date, member_ids: list[int] | None = None
+    ) -> None:
+        self.rows = _last_rows(rating_list, day, member_ids)
+        self.starts = baseline_starts(rating_list, member_ids)
+        self.json_text = connection.vendor == "postgresql"  # see `fast_rows`
+
+    def get(self, member_id: int) -> MemberState | None:
+        """His state, a new object at each call (a replay moves it on); None: he has
+        none, a newcomer."""
+        row = self.rows.get(member_id)
+        if row is not None:
+            state = state_of(row, json_text=self.json_text)
+            # Named by the baseline, he has moved on from its row: his running totals
+            # count the baseline's already.
+            state.from_baseline = member_id in self.starts
+            return state
+        start = self.starts.get(member_id)
+        if start is None:
+            return None
+        return MemberState(
             rating=start.rating,
             provisional=start.provisional,
             history=start.history,
@@ -59,7 +72,14 @@ def with_baseline_starts(
             last_played=start.last_played,
             from_baseline=True,
         )
-    return states
+
+    def named(self, member_id: int) -> bool:
+        """Whether the list's baseline names him."""
+        return member_id in self.starts
+
+    def all(self) -> dict[int, MemberState]:
+        members = [*self.rows, *(m for m in self.starts if m not in self.rows)]
+        return {member_id: self.get(member_id) for member_id in members}
 
 
 # A member's state as his history row holds it: the columns of the index
@@ -89,8 +109,9 @@ def state_of(row: Sequence[Any], *, json_text: bool) -> MemberState:
 
 def _last_rows(
     rating_list: RatingList, day: dt.date, member_ids: list[int] | None
-) -> dict[int, MemberState]:
-    """Each member's state after his last row before `day` (all members, or `member_ids`)."""
+) -> dict[int, tuple[Any, ...]]:
+    """Each member's last row before `day` as `STATE_COLUMNS` (all members, or
+    `member_ids`), as `fast_rows` reads it."""
     earlier = RatingHistory.objects.filter(rating_list=rating_list, date__lt=day)
     if not earlier.exists():  # a replay from the list's start
         return {}
@@ -105,24 +126,22 @@ def _last_rows(
             "ORDER BY date DESC, sequence DESC LIMIT 1) h"
         )
         with connection.cursor() as cursor:
-            # Streamed in small chunks: the server goes on probing while the states of
-            # the rows it has sent are built here.
+            # Streamed in small chunks: the server goes on probing while the rows it has
+            # sent are taken in here.
             params = [id_array(member_ids), rating_list.pk, day]
             rows = cursor.cursor.stream(query, params, size=2000)
-            return {row[0]: state_of(row, json_text=True) for row in rows}
+            return {row[0]: row for row in rows}
     newest_first = earlier.order_by("member_id", "-date", "-sequence")
     if connection.vendor == "postgresql":
         newest_first = newest_first.distinct("member_id")
     queries = (
         [newest_first] if member_ids is None else with_ids(newest_first, "member_id", member_ids)
     )
-    states: dict[int, MemberState] = {}
-    json_text = connection.vendor == "postgresql"
+    last: dict[int, tuple[Any, ...]] = {}
     for queryset in queries:
         for row in fast_rows(queryset.values_list(*STATE_COLUMNS)):
-            if row[0] not in states:  # SQLite: a member's rows after his first are older
-                states[row[0]] = state_of(row, json_text=json_text)
-    return states
+            last.setdefault(row[0], row)  # SQLite: a member's rows after his first are older
+    return last
 
 
 def fast_rows(queryset: Any) -> Iterable[tuple[Any, ...]]:
