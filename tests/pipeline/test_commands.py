@@ -11,7 +11,7 @@ import random
 import pytest
 from django.core.management import CommandError, call_command
 
-from ratings.models import PublishedList, RatingEntry, RatingList
+from ratings.models import PublishedList, RatingEntry, RatingHistory, RatingList
 from tests.factories import ClubFactory, RatingListFactory
 from tests.pipeline.builders import members, submitted, tournament_with_games
 
@@ -95,3 +95,22 @@ def test_publish_freezes_the_list_on_a_date(rated_list):
     assert [x for _, x in ranks] == sorted((x for _, x in ranks), reverse=True)
     with pytest.raises(CommandError, match="already published"):
         _call("publish_rating_list", "cmd", "--date", "2024-03-01")
+
+
+def test_bench_recompute_times_a_full_recompute_that_rewrites_every_row():
+    out = _call(
+        "bench_recompute", "--players", "200", "--tournaments", "20", "--games", "1500",
+        "--repeat", "1", "--slug", "bench-tiny", "--rewrite-all",
+    )  # fmt: skip
+    lines = out.splitlines()
+    assert [line.split(":")[0] for line in lines[1:]] == [
+        "full recompute",
+        "full recompute, every row rewritten",
+        "today's tournament",
+        "retroactive insert one year back",
+    ]
+    rewritten = int(lines[2].split(": ")[1].split(" rows")[0])
+    history = RatingHistory.objects.filter(rating_list__slug="bench-tiny")
+    assert rewritten > 0
+    # Every row written again by the recompute: none is left without its fingerprint.
+    assert not history.filter(fingerprint__isnull=True).exists()

@@ -11,7 +11,7 @@ import uuid
 from django.core.management.base import BaseCommand
 from django.db import transaction
 
-from ratings.models import ListTournament, RatingEntry, RatingList
+from ratings.models import ListTournament, RatingEntry, RatingHistory, RatingList
 from ratings.recompute.services import rating_list_recompute
 from ratings.submissions.services import tournament_approve_and_rate
 from sampledata.bench import ROUNDS, bench_generate
@@ -31,8 +31,16 @@ class Command(BaseCommand):
         parser.add_argument("--repeat", type=int, default=3)
         parser.add_argument("--slug", default="bench-egd")
         parser.add_argument("--system", default="egf")
+        parser.add_argument(
+            "--rewrite-all",
+            action="store_true",
+            help="Also time one full recompute that must rewrite every history row (what "
+            "a change of rules costs): the rows' fingerprints are cleared first.",
+        )
 
-    def handle(self, *args, players, tournaments, games, repeat, slug, system, **options):
+    def handle(
+        self, *args, players, tournaments, games, repeat, slug, system, rewrite_all, **options
+    ):
         out = self.stdout.write
         rating_list = RatingList.objects.filter(slug=slug).first()
         if rating_list is None:
@@ -68,6 +76,8 @@ class Command(BaseCommand):
             f"({games_done / statistics.median(full):,.0f} games/s); engine alone "
             f"{statistics.median(engine):.2f} s ({games_done / statistics.median(engine):,.0f} games/s)"
         )
+        if rewrite_all:
+            self._rewrite_all(rating_list)
 
         today = dt.date.today()
         for label, day in (
@@ -90,6 +100,20 @@ class Command(BaseCommand):
                 f"{label}: approval to visible ratings, median {statistics.median(timings):.2f} s "
                 f"(runs: {', '.join(f'{t:.2f}' for t in timings)})"
             )
+
+    def _rewrite_all(self, rating_list):
+        """A full recompute where no stored row matches (as after a change of rules): a
+        cleared fingerprint never equals a computed one (ratings.recompute.history_write)."""
+        rows = RatingHistory.objects.filter(rating_list=rating_list).update(fingerprint=None)
+        ListTournament.objects.filter(rating_list=rating_list).update(history_digest=None)
+        started = time.perf_counter()
+        run = rating_list_recompute(
+            rating_list_id=rating_list.pk, trigger="bench", from_date=dt.date(1900, 1, 1)
+        )
+        self.stdout.write(
+            f"full recompute, every row rewritten: {rows} rows, "
+            f"{time.perf_counter() - started:.2f} s; engine alone {run.engine_ms / 1000:.2f} s"
+        )
 
     def _tournament(self, rating_list, member_ids, day, name):
         rng = random.Random(name)
