@@ -399,6 +399,8 @@ class MemberProposal(models.Model):
         BIRTH_YEAR = "birth_year", _("birth year")
         GRADE = "grade", _("declared Go grade")
         CLUB = "club", _("club")
+        # Valid from the table's start (issue 20): applied as a dated `FideRating`.
+        FIDE_RATING = "fide_rating", _("FIDE rating")
 
     tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="proposals")
     member = models.ForeignKey(Member, on_delete=models.CASCADE, related_name="proposals")

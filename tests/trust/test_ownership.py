@@ -3,16 +3,18 @@ else a file or a form proposes, the referee's approval applies, the history keep
 
 from __future__ import annotations
 
+import datetime as dt
 import json
 
 import pytest
 from django.test import Client
 from django.urls import reverse
 
-from clubsite.models import Member
+from clubsite.models import FideRating, Member
 from tests.factories import ParticipantFactory, TournamentFactory
 from tests.trust.world import rivne_member, trf, upload
 from tournaments.models import MemberProposal
+from tournaments.review.proposals import proposals_apply, proposals_for_review
 
 pytestmark = pytest.mark.django_db
 
@@ -24,14 +26,22 @@ def _identity(member: Member) -> tuple:
     return (member.fide_id, member.fide_title, member.federation, member.birth_year)
 
 
+def _fide_ratings(member: Member) -> tuple:
+    member.refresh_from_db()
+    return member.fide_rating, list(member.fide_ratings.values_list("rating", "valid_from"))
+
+
 def test_hole_1_an_import_by_another_club_changes_nothing_on_a_draft(world):
     oleh = rivne_member(family_name="Bondar", given_name="Oleh", birth_date=None)
     before = _identity(oleh)
+    ratings_before = _fide_ratings(oleh)
     kyiv = world.client("kyiv-admin")
     draft = upload(kyiv, trf(*GM_FILE), "open.trf", world.kyiv, world.lists["chess"])
     assert draft is not None and draft.status == "draft"
     assert draft.participants.filter(member=oleh).exists()  # matched by name
     assert _identity(oleh) == before == ("", "", "", None)
+    # the file's FIDE rating (2400) is not his on a draft: it would seed his ORR start
+    assert _fide_ratings(oleh) == ratings_before == (None, [])
     api = json.loads(kyiv.get(reverse("api_player", args=[oleh.pk])).content)
     assert api["fide_id"] is None
     assert "14109999" not in kyiv.get(reverse("player_detail", args=[oleh.pk])).content.decode()
@@ -40,11 +50,13 @@ def test_hole_1_an_import_by_another_club_changes_nothing_on_a_draft(world):
     )
     assert proposed == {
         "fide_id": "14109999", "fide_title": "GM", "federation": "UKR", "birth_year": "1990",
+        "fide_rating": "2400",
     }  # fmt: skip
     # abandoning the draft drops what it proposed
     assert kyiv.post(reverse("manage_delete", args=[draft.pk])).status_code == 302
     assert not MemberProposal.objects.exists()
     assert _identity(oleh) == before
+    assert _fide_ratings(oleh) == ratings_before
 
 
 def test_hole_1_the_lists_referee_approves_and_the_history_shows_it(world):
@@ -57,6 +69,8 @@ def test_hole_1_the_lists_referee_approves_and_the_history_shows_it(world):
     assert 'id="proposals"' in review and "14109999" in review and "Bondar" in review
     referee.post(reverse("referee_decide", args=[table.pk]), {"decision": "approve"})
     assert _identity(oleh) == ("14109999", "GM", "UKR", 1990)
+    # his FIDE rating is kept valid from the table's start (issue 20)
+    assert _fide_ratings(oleh) == (2400, [(2400, table.start_date)])
     # his club's admin and staff see who changed what and why; others do not
     url = reverse("member_history", args=[oleh.pk])
     for who in ("rivne-admin", "staff"):
@@ -132,3 +146,25 @@ def test_own_member_is_corrected_at_once_another_clubs_is_proposed(world):
     other = TournamentFactory(organiser=world.rivne, status="draft")
     url = reverse("manage_member_identity", args=[other.pk, theirs.pk])
     assert kyiv.get(url).status_code == 403
+
+
+def test_a_files_fide_rating_waits_for_approval_unless_already_on_record(world):
+    """Issue 20 keeps a FIDE rating with the day it became valid; a file's rating of a
+    member already here is proposed like his identity (a draft must not seed his ORR
+    start), and nothing is proposed when his record already holds it from that day."""
+    oleh = rivne_member(family_name="Bondar", given_name="Oleh", birth_date=None)
+    ivan = rivne_member(family_name="Kovalenko", given_name="Ivan", birth_date=None)
+    start = dt.date(2024, 5, 1)  # the file's first day
+    FideRating.objects.create(member=ivan, rating=2400, valid_from=start)
+    FideRating.objects.create(member=oleh, rating=2300, valid_from=dt.date(2024, 1, 1))
+    draft = upload(world.client("kyiv-admin"), trf(*GM_FILE), "open.trf", world.kyiv,
+                   world.lists["chess"])  # fmt: skip
+    proposed = MemberProposal.objects.filter(tournament=draft, field="fide_rating")
+    assert list(proposed.values_list("member_id", "value")) == [(oleh.pk, "2400")]
+    assert _fide_ratings(oleh) == (None, [(2300, dt.date(2024, 1, 1))])
+    review = proposals_for_review(draft)
+    change = next(c for c in review if c.proposal.field == "fide_rating")
+    assert (change.field_label, change.before, change.after) == ("FIDE rating", "—", "2400")
+    assert proposals_apply(tournament=draft, by=None) >= 1
+    assert _fide_ratings(oleh) == (2400, [(2300, dt.date(2024, 1, 1)), (2400, start)])
+    assert _fide_ratings(ivan) == (None, [(2400, start)])  # nothing proposed, nothing moved

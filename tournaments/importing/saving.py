@@ -4,7 +4,6 @@ saved in one transaction.
 
 from __future__ import annotations
 
-import datetime as dt
 import re
 from collections import defaultdict
 from collections.abc import Iterable, Mapping
@@ -16,7 +15,7 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from clubsite.fields import parse_grade
-from clubsite.models import Club, FideRating, Member
+from clubsite.models import Club, Member
 from clubsite.ownership import clubs_administered
 from tournaments import messages
 from tournaments.formats.model import (
@@ -42,8 +41,12 @@ from tournaments.importing.details import tournament_from_details
 from tournaments.importing.matching import ImportPreview, _full_name
 from tournaments.importing.preview import grade_errors, results_preview, table_errors
 from tournaments.messages import said, stored_lines
-from tournaments.models import Game, Participant, Tournament, TournamentLog
-from tournaments.review.proposals import proposal_record, proposals_record
+from tournaments.models import Game, MemberProposal, Participant, Tournament, TournamentLog
+from tournaments.review.proposals import (
+    fide_rating_record,
+    proposal_record,
+    proposals_record,
+)
 from tournaments.services import Pairing, round_replace
 
 # --- the import -----------------------------------------------------------------------
@@ -174,7 +177,7 @@ def results_import(
             tournament.save(update_fields=["host", "host_external"])
         members = _create_members(results.players, resolved, code, by, tournament, source)
         _propose_identities(results.players, members, resolved, tournament, by, source)
-        _record_fide_ratings(results.players, members, tournament.start_date)
+        _record_fide_ratings(results.players, members, resolved, tournament, by, source)
         _create_participants(tournament, results.players, members, code)
         _create_games(tournament, results, members)
         linked = preview.linked_for_rating
@@ -319,21 +322,35 @@ def _propose_identities(
 
 
 def _record_fide_ratings(
-    players: Iterable[FilePlayer], members: dict[str, Member], valid_from: dt.date
+    players: Iterable[FilePlayer],
+    members: dict[str, Member],
+    resolved: dict[str, Member | None],
+    tournament: Tournament,
+    by: AbstractBaseUser | None,
+    source: str,
 ) -> None:
-    """A FIDE rating a file gives is valid from its tournament's start (issue 20); the
-    member's `fide_rating` shows the newest one known."""
+    """A FIDE rating a file gives is valid from its tournament's start (issue 20). Of a
+    member created from the file it is kept at once, with the rest of what the file says
+    of him; of anyone already here it is a proposal, applied when a list approves the
+    table (a draft must not move the rating his ORR start is taken from)."""
     for player in players:
         rating = player.fide_rating
         if rating is None or not 0 < rating <= MAX_SMALL:
             continue
         member = members[player.key]
-        FideRating.objects.update_or_create(
-            member=member, valid_from=valid_from, defaults={"rating": round(rating)}
-        )
-        newest = member.fide_ratings.order_by("-valid_from").values_list("rating", flat=True)[0]
-        if member.fide_rating != newest:
-            member.fide_rating = newest
+        if resolved.get(player.key) is not None:
+            proposal_record(
+                tournament=tournament,
+                member=member,
+                field=MemberProposal.Field.FIDE_RATING,
+                value=round(rating),
+                by=by,
+                source=source,
+            )
+            continue
+        shown = member.fide_rating
+        fide_rating_record(member=member, rating=round(rating), valid_from=tournament.start_date)
+        if member.fide_rating != shown:
             member.save(update_fields=["fide_rating"])
 
 

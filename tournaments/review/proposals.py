@@ -2,6 +2,8 @@
 
 A club admin changes his own club's members; a results file, or the admin's form, may only
 *propose* a FIDE ID, EGD PIN, title, federation, birth year, grade or club for anyone else.
+A file's FIDE rating of a member already here is a proposal too, whoever's he is: it is
+valid from the table's start (issue 20), and a draft must not seed anyone's ORR rating.
 The proposal is kept with the table (`MemberProposal`), shown to the referees as a change
 (`proposals_for_review`), and applied when a list approves the table
 (`proposals_apply`, called from `ratings.submissions.services`). Nothing about a member
@@ -10,6 +12,7 @@ changes while the table is a draft; deleting the draft deletes its proposals.
 
 from __future__ import annotations
 
+import datetime as dt
 from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Any
@@ -20,15 +23,25 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from clubsite.fields import parse_grade
-from clubsite.models import Club, Member
+from clubsite.models import Club, FideRating, Member
 from tournaments.models import MemberProposal, Tournament
 
 Field = MemberProposal.Field
 UNIQUE_FIELDS = (Field.FIDE_ID, Field.EGD_PIN)
 
 
-def current_text(member: Member, field: str) -> str:
-    """The member's value of a proposable field, as a proposal writes it."""
+def current_text(member: Member, field: str, tournament: Tournament | None = None) -> str:
+    """The member's value of a proposable field, as a proposal writes it (a FIDE rating:
+    the one on record from `tournament`'s start)."""
+    if field == Field.FIDE_RATING:
+        rating = (
+            FideRating.objects.filter(member=member, valid_from=tournament.start_date)
+            .values_list("rating", flat=True)
+            .first()
+            if tournament is not None
+            else None
+        )
+        return "" if rating is None else str(rating)
     if field == Field.CLUB:
         return str(member.club_id) if member.club_id else ""
     value = getattr(member, field)
@@ -71,7 +84,7 @@ def proposal_record(
 ) -> MemberProposal | None:
     """Keep what the table says of one field (None when it says what he already has)."""
     text = _normal(field, value)
-    if text == current_text(member, field) or (not text and field != Field.CLUB):
+    if text == current_text(member, field, tournament) or (not text and field != Field.CLUB):
         MemberProposal.objects.filter(
             tournament=tournament, member=member, field=field, applied_at__isnull=True
         ).delete()
@@ -123,11 +136,26 @@ def _conflict(member: Member, field: str, text: str) -> str:
         return _("Not applied: the club no longer exists.")
     if field == Field.BIRTH_YEAR and text and not (text.isdigit() and 1 <= int(text) <= 32767):
         return _("Not applied: not a year.")
+    if field == Field.FIDE_RATING and not (text.isdigit() and 1 <= int(text) <= 32767):
+        return _("Not applied: not a rating.")
     return ""
 
 
-def _set(member: Member, field: str, text: str) -> None:
-    if field == Field.CLUB:
+def fide_rating_record(*, member: Member, rating: int, valid_from: dt.date) -> None:
+    """Keep a FIDE rating with the day it became valid; the member's `fide_rating` shows the
+    newest one known (the caller saves the member)."""
+    FideRating.objects.update_or_create(
+        member=member, valid_from=valid_from, defaults={"rating": rating}
+    )
+    member.fide_rating = (
+        member.fide_ratings.order_by("-valid_from").values_list("rating", flat=True).first()
+    )
+
+
+def _set(member: Member, field: str, text: str, tournament: Tournament) -> None:
+    if field == Field.FIDE_RATING:
+        fide_rating_record(member=member, rating=int(text), valid_from=tournament.start_date)
+    elif field == Field.CLUB:
         member.club_id = int(text) if text else None
     elif field == Field.BIRTH_YEAR:
         member.birth_year = int(text) if text else None
@@ -157,9 +185,9 @@ def proposals_apply(*, tournament: Tournament, by: AbstractBaseUser | None) -> i
         for proposal in proposals:
             proposal.outcome = _conflict(member, proposal.field, proposal.value)
             proposal.applied_at = now
-            proposal.previous = current_text(member, proposal.field)
+            proposal.previous = current_text(member, proposal.field, tournament)
             if not proposal.outcome:
-                _set(member, proposal.field, proposal.value)
+                _set(member, proposal.field, proposal.value, tournament)
                 changed += 1
                 if proposal.proposed_by is not None:
                     proposers.add(proposal.proposed_by.get_username())
@@ -208,7 +236,9 @@ def proposals_for_review(tournament: Tournament) -> list[ProposedChange]:
             proposal=p,
             field_label=str(Field(p.field).label),
             before=shown(
-                p.field, p.previous if p.applied_at else current_text(p.member, p.field), clubs
+                p.field,
+                p.previous if p.applied_at else current_text(p.member, p.field, tournament),
+                clubs,
             ),
             after=shown(p.field, p.value, clubs),
         )
