@@ -170,7 +170,9 @@ def cone_replay(rating_list: RatingList, from_date: dt.date) -> ReplayOutcome | 
             else:
                 differs.add(member_id)
     outcome.scope = sorted({*replayed, *removed})
-    outcome.stored_keys = {(row[3], row[0]): (row[2], row[1]) for row in stored_rows}
+    outcome.stored_keys = defaultdict(dict)
+    for row in stored_rows:
+        outcome.stored_keys[row[0]][row[3]] = (row[2], row[1])
     return outcome
 
 
@@ -201,8 +203,6 @@ class _StoredStates:
             if key[0] in wanted and key not in gone:
                 self.rows[key[0]].append(row)
                 self.by_key[key] = row
-        for rows in self.rows.values():
-            rows.sort(key=_replay_order)
 
     def state_as_stored(self, member_id: int, tournament_id: int, row: HistoryRow | None) -> bool:
         """Whether his state after the table, as the replayed `row` carries it (None: the
@@ -222,11 +222,8 @@ class _StoredStates:
     def just_before(self, member_id: int, tournament: Tournament) -> MemberState | None:
         """His state just before `tournament` (None: he has none, a newcomer)."""
         until = (tournament.end_date, tournament.pk)
-        last = None
-        for row in self.rows.get(member_id, ()):
-            if _replay_order(row) >= until:
-                break
-            last = row
+        earlier = [row for row in self.rows.get(member_id, ()) if _replay_order(row) < until]
+        last = max(earlier, key=_replay_order, default=None)  # his rows are a few, unsorted
         if last is None:
             return self.before.get(member_id)
         state = state_of(last[3:], json_text=self.json_text)

@@ -32,7 +32,7 @@ from django.db import connection
 from ratings.models import RatingHistory
 from ratings.recompute.bulk import as_json, breakdown_json, copy_to_temporary, insert_rows
 from ratings.recompute.reads import fast_rows, id_array, stored_table_digests, with_ids
-from ratings.recompute.state import HistoryRow, Key, resolved_breakdown
+from ratings.recompute.state import HistoryRow, resolved_breakdown
 from ratings.systems.model import GameOutput
 
 COLUMNS = [
@@ -57,8 +57,8 @@ def fingerprint(row: HistoryRow) -> int:
     return int.from_bytes(digest, "big", signed=True)
 
 
-# Stored rows by key (member, tournament): their (sequence, fingerprint).
-StoredKeys = dict[Key, tuple[int, int | None]]
+# Stored rows by table, then member: their (sequence, fingerprint).
+StoredKeys = dict[int, dict[int, tuple[int, int | None]]]
 
 # A row's columns from `rating_in` on (after its key, date and sequence), in field order.
 _AFTER_SEQUENCE = HistoryRow._fields.index("sequence") + 1
@@ -114,7 +114,8 @@ def history_write(
 ) -> tuple[set[int], int]:
     """Make the list's stored rows from `from_date` on (of `tournament_ids` only, unless
     None) equal to `rows`, which must all fall there. `stored_keys`: every stored row's
-    from the date, when the caller has read them in this transaction (the cone has).
+    from the date, by table, when the caller has read them in this transaction (the cone
+    has): neither the rows nor the tables that have some are read again.
     Returns the members whose rows were taken out and how many rows were written
     (deleted, updated, added). `known_digests`: tables' digests of their rows in `rows`
     that the caller has made already (a replay makes them as it goes). `unchanged`:
@@ -146,7 +147,12 @@ def history_write(
     new_digests = {t_id: digests[t_id] for t_id in compared}
     with connection.cursor() as cursor:
         replayed = unchanged.union(by_table)
-        if stale := _tables_without_rows(rating_list_id, from_date, tournament_ids, replayed):
+        if stored_keys is not None:
+            with_rows = stored_keys.keys() if tournament_ids is None else tournament_ids
+            stale = sorted(t for t in with_rows if t in stored_keys and t not in replayed)
+        else:
+            stale = _tables_without_rows(rating_list_id, from_date, tournament_ids, replayed)
+        if stale:
             cursor.execute(
                 "DELETE FROM ratings_ratinghistory WHERE rating_list_id = %s "
                 "AND tournament_id = ANY(%s::bigint[]) RETURNING member_id",
@@ -196,8 +202,9 @@ def _compare_rows(
     if not tournament_ids:
         return set(), 0
     if stored_keys is not None:
-        tables = set(tournament_ids)
-        stored = {key: known for key, known in stored_keys.items() if key[1] in tables}
+        stored = {
+            (m, t): known for t in tournament_ids for m, known in stored_keys.get(t, {}).items()
+        }
     else:
         in_tables = RatingHistory.objects.filter(rating_list_id=rating_list_id).order_by()
         stored = {
