@@ -170,9 +170,9 @@ def cone_replay(rating_list: RatingList, from_date: dt.date) -> ReplayOutcome | 
             else:
                 differs.add(member_id)
     outcome.scope = sorted({*replayed, *removed})
-    outcome.stored_keys = defaultdict(dict)
+    outcome.stored_keys = {}
     for row in stored_rows:
-        outcome.stored_keys[row[0]][row[3]] = (row[2], row[1])
+        outcome.stored_keys.setdefault(row[0], {})[row[3]] = (row[2], row[1])
     return outcome
 
 
@@ -222,7 +222,7 @@ class _StoredStates:
     def just_before(self, member_id: int, tournament: Tournament) -> MemberState | None:
         """His state just before `tournament` (None: he has none, a newcomer)."""
         until = (tournament.end_date, tournament.pk)
-        earlier = [row for row in self.rows.get(member_id, ()) if _replay_order(row) < until]
+        earlier = (row for row in self.rows.get(member_id, ()) if _replay_order(row) < until)
         last = max(earlier, key=_replay_order, default=None)  # his rows are a few, unsorted
         if last is None:
             return self.before.get(member_id)

@@ -2,8 +2,8 @@
 
 A club admin changes his own club's members; a results file, or the admin's form, may only
 *propose* a FIDE ID, EGD PIN, title, federation, birth year, grade or club for anyone else.
-A file's FIDE rating of a member already here is a proposal too, whoever's he is: it is
-valid from the table's start (issue 20), and a draft must not seed anyone's ORR rating.
+A file's FIDE rating of a member already here is a proposal too, whichever club he is in:
+it is valid from the table's start (issue 20), and a draft must not seed anyone's ORR start.
 The proposal is kept with the table (`MemberProposal`), shown to the referees as a change
 (`proposals_for_review`), and applied when a list approves the table
 (`proposals_apply`, called from `ratings.submissions.services`). Nothing about a member
