@@ -4,6 +4,7 @@ saved in one transaction.
 
 from __future__ import annotations
 
+import datetime as dt
 import re
 from collections import defaultdict
 from collections.abc import Iterable, Mapping
@@ -42,11 +43,7 @@ from tournaments.importing.matching import ImportPreview, _full_name
 from tournaments.importing.preview import grade_errors, results_preview, table_errors
 from tournaments.messages import said, stored_lines
 from tournaments.models import Game, MemberProposal, Participant, Tournament, TournamentLog
-from tournaments.review.proposals import (
-    fide_rating_record,
-    proposal_record,
-    proposals_record,
-)
+from tournaments.review.proposals import fide_rating_record, proposal_record, proposals_record
 from tournaments.services import Pairing, round_replace
 
 # --- the import -----------------------------------------------------------------------
@@ -177,7 +174,7 @@ def results_import(
             tournament.save(update_fields=["host", "host_external"])
         members = _create_members(results.players, resolved, code, by, tournament, source)
         _propose_identities(results.players, members, resolved, tournament, by, source)
-        _record_fide_ratings(results.players, members, resolved, tournament, by, source)
+        _record_fide_ratings(results.players, members, resolved, tournament.start_date)
         _create_participants(tournament, results.players, members, code)
         _create_games(tournament, results, members)
         linked = preview.linked_for_rating
@@ -297,8 +294,9 @@ def _propose_identities(
     source: str,
 ) -> None:
     """What the file says of a member already here (his PIN, FIDE ID, title, federation,
-    birth year) is a proposal tied to the table: nothing about him changes until a list
-    approves it (`tournaments.review.proposals`)."""
+    birth year, and his FIDE rating from the table's start) is a proposal tied to the
+    table: nothing about him changes until a list approves it (a draft must not move the
+    rating his ORR start is taken from; `tournaments.review.proposals`)."""
     for player in players:
         if resolved.get(player.key) is None:
             continue  # created from the file just now
@@ -315,6 +313,9 @@ def _propose_identities(
         year = _birth_year(player)
         if year and member.birth_date is None and member.birth_year != year:
             values["birth_year"] = year
+        if (rating := _fide_rating(player)) is not None:
+            # Compared with the one on record from the table's start (`proposal_record`).
+            values[MemberProposal.Field.FIDE_RATING] = rating
         if values:
             proposals_record(
                 tournament=tournament, member=member, values=values, by=by, source=source
@@ -325,33 +326,25 @@ def _record_fide_ratings(
     players: Iterable[FilePlayer],
     members: dict[str, Member],
     resolved: dict[str, Member | None],
-    tournament: Tournament,
-    by: AbstractBaseUser | None,
-    source: str,
+    valid_from: dt.date,
 ) -> None:
     """A FIDE rating a file gives is valid from its tournament's start (issue 20). Of a
     member created from the file it is kept at once, with the rest of what the file says
-    of him; of anyone already here it is a proposal, applied when a list approves the
-    table (a draft must not move the rating his ORR start is taken from)."""
+    of him; of anyone already here it is proposed (`_propose_identities`)."""
     for player in players:
-        rating = player.fide_rating
-        if rating is None or not 0 < rating <= MAX_SMALL:
+        rating = _fide_rating(player)
+        if rating is None or resolved.get(player.key) is not None:
             continue
         member = members[player.key]
-        if resolved.get(player.key) is not None:
-            proposal_record(
-                tournament=tournament,
-                member=member,
-                field=MemberProposal.Field.FIDE_RATING,
-                value=round(rating),
-                by=by,
-                source=source,
-            )
-            continue
         shown = member.fide_rating
-        fide_rating_record(member=member, rating=round(rating), valid_from=tournament.start_date)
+        fide_rating_record(member=member, rating=rating, valid_from=valid_from)
         if member.fide_rating != shown:
             member.save(update_fields=["fide_rating"])
+
+
+def _fide_rating(player: FilePlayer) -> int | None:
+    rating = player.fide_rating
+    return round(rating) if rating is not None and 0 < rating <= MAX_SMALL else None
 
 
 def _create_participants(
