@@ -7,14 +7,16 @@ import datetime as dt
 import json
 
 import pytest
+from django.db import connection
 from django.test import Client
+from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
 from clubsite.models import FideRating, Member
 from tests.factories import ParticipantFactory, TournamentFactory
 from tests.trust.world import rivne_member, trf, upload
 from tournaments.models import MemberProposal
-from tournaments.review.proposals import proposals_apply, proposals_for_review
+from tournaments.review.proposals import proposal_record, proposals_apply, proposals_for_review
 
 pytestmark = pytest.mark.django_db
 
@@ -168,3 +170,23 @@ def test_a_files_fide_rating_waits_for_approval_unless_already_on_record(world):
     assert proposals_apply(tournament=draft, by=None) >= 1
     assert _fide_ratings(oleh) == (2400, [(2300, dt.date(2024, 1, 1)), (2400, start)])
     assert _fide_ratings(ivan) == (None, [(2400, start)])  # nothing proposed, nothing moved
+
+
+def test_the_review_reads_the_fide_ratings_on_record_in_one_query(world):
+    """A TRF of a hundred known players proposes a hundred ratings: the referee's review
+    must not read the record once for each."""
+    tournament = TournamentFactory(organiser=world.kyiv, status="draft")
+
+    def queries_for(count: int) -> int:
+        for number in range(count):
+            member = rivne_member(family_name=f"Rated{count}x{number}")
+            FideRating.objects.create(member=member, rating=2000, valid_from=dt.date(2020, 1, 1))
+            proposal_record(tournament=tournament, member=member, field="fide_rating",
+                            value=2100 + number, by=None)  # fmt: skip
+        with CaptureQueriesContext(connection) as queries:
+            changes = proposals_for_review(tournament)
+        assert sum(c.proposal.field == "fide_rating" for c in changes) >= count
+        assert all(c.before == "—" for c in changes)  # none on record from its start
+        return len(queries)
+
+    assert queries_for(2) == queries_for(10)

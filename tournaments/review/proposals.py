@@ -34,18 +34,21 @@ def current_text(member: Member, field: str, tournament: Tournament | None = Non
     """The member's value of a proposable field, as a proposal writes it (a FIDE rating:
     the one on record from `tournament`'s start)."""
     if field == Field.FIDE_RATING:
-        rating = (
-            FideRating.objects.filter(member=member, valid_from=tournament.start_date)
-            .values_list("rating", flat=True)
-            .first()
-            if tournament is not None
-            else None
-        )
-        return "" if rating is None else str(rating)
+        if tournament is None:
+            return ""
+        return _fide_ratings_at(tournament, [member.pk]).get(member.pk, "")
     if field == Field.CLUB:
         return str(member.club_id) if member.club_id else ""
     value = getattr(member, field)
     return "" if value is None else str(value)
+
+
+def _fide_ratings_at(tournament: Tournament, member_ids: Iterable[int]) -> dict[int, str]:
+    """The members' FIDE ratings on record from the table's start, as proposals write them."""
+    rows = FideRating.objects.filter(
+        member_id__in=list(member_ids), valid_from=tournament.start_date
+    )
+    return {member_id: str(rating) for member_id, rating in rows.values_list("member_id", "rating")}
 
 
 def shown(field: str, text: str, clubs: dict[int, Club] | None = None) -> str:
@@ -231,15 +234,22 @@ def proposals_for_review(tournament: Tournament) -> list[ProposedChange]:
     }
     club_ids |= {p.member.club_id for p in proposals if p.member.club_id}
     clubs = Club.objects.in_bulk(list(club_ids))
+    fide_then = _fide_ratings_at(
+        tournament, (p.member_id for p in proposals if p.field == Field.FIDE_RATING)
+    )  # one query for the table, not one a proposal
+
+    def before(p: MemberProposal) -> str:
+        if p.applied_at:
+            return p.previous
+        if p.field == Field.FIDE_RATING:
+            return fide_then.get(p.member_id, "")
+        return current_text(p.member, p.field)
+
     return [
         ProposedChange(
             proposal=p,
             field_label=str(Field(p.field).label),
-            before=shown(
-                p.field,
-                p.previous if p.applied_at else current_text(p.member, p.field, tournament),
-                clubs,
-            ),
+            before=shown(p.field, before(p), clubs),
             after=shown(p.field, p.value, clubs),
         )
         for p in proposals
