@@ -141,6 +141,13 @@ def api_rating_list(request: HttpRequest, slug: str) -> JsonResponse:
     )
 
 
+_HISTORY_FIELDS = (
+    "rating_list_id", "date", "tournament_id", "tournament__name", "tournament__tournament_class",
+    "rating_in", "before", "after", "change", "games_count", "rated", "provisional", "grade",
+    "klass", "note", "breakdown",
+)  # fmt: skip
+
+
 def _shown(value: float | None, system: str) -> float | None:
     number = rating_number(value, system)
     return None if number is None else float(number)
@@ -154,11 +161,6 @@ def api_player(request: HttpRequest, pk: int) -> JsonResponse:
     except ObjectDoesNotExist as error:
         raise Http404 from error
     entries = member.rating_entries.select_related("rating_list").order_by("rating_list__name")
-    history = (
-        RatingHistory.objects.filter(member=member)
-        .select_related("rating_list", "tournament")
-        .order_by("rating_list__name", "date", "sequence")
-    )
     lists: dict[int, dict[str, Any]] = {}
     for e in entries:
         lists[e.rating_list_id] = dict(
@@ -167,26 +169,37 @@ def api_player(request: HttpRequest, pk: int) -> JsonResponse:
             provisional=e.provisional, grade=_grade(e.grade), tournaments=e.tournaments,
             games=e.games, last_played=_date(e.last_played), history=[],
         )  # fmt: skip
-    for h in history:
-        target = lists.setdefault(
-            h.rating_list_id, dict(_list_json(h.rating_list, request), rating=None, history=[])
-        )
+    # Plain values, not model instances: the busiest player's two hundred rows, each with
+    # its list and tournament objects, were most of this answer's time.
+    history = (
+        RatingHistory.objects.filter(member=member)
+        .order_by("rating_list__name", "date", "sequence")
+        .values_list(*_HISTORY_FIELDS)
+    )
+    for row in history:
+        h = dict(zip(_HISTORY_FIELDS, row, strict=True))
+        target = lists.get(h["rating_list_id"])
+        if target is None:  # history in a list where he has no entry
+            rating_list = RatingList.objects.get(pk=h["rating_list_id"])
+            target = lists[rating_list.pk] = dict(
+                _list_json(rating_list, request), rating=None, history=[]
+            )
         target["history"].append(
             {
-                "date": h.date.isoformat(),
-                "tournament": {"id": h.tournament_id, "name": h.tournament.name},
-                "rating_in": h.rating_in,
-                "before": h.before,
-                "after": h.after,
-                "change": h.change,
-                "games": h.games_count,
-                "rated": h.rated,
-                "provisional": h.provisional,
-                "grade": _grade(h.grade),
+                "date": h["date"].isoformat(),
+                "tournament": {"id": h["tournament_id"], "name": h["tournament__name"]},
+                "rating_in": h["rating_in"],
+                "before": h["before"],
+                "after": h["after"],
+                "change": h["change"],
+                "games": h["games_count"],
+                "rated": h["rated"],
+                "provisional": h["provisional"],
+                "grade": _grade(h["grade"]),
                 # egf.md §8: the class the list applied, not the one entered.
-                "class": h.klass or h.tournament.tournament_class,
-                "note": h.note,
-                "breakdown": h.breakdown or [],
+                "class": h["klass"] or h["tournament__tournament_class"],
+                "note": h["note"],
+                "breakdown": h["breakdown"] or [],
             }
         )
     return _json(

@@ -5,6 +5,7 @@ from __future__ import annotations
 import pytest
 from django.urls import reverse
 
+from ratings.models import RatingEntry
 from tests.factories import TournamentFactory
 from tournaments.models import Tournament
 
@@ -34,6 +35,24 @@ def test_player(client, world):
     assert [h["tournament"]["name"] for h in lst["history"]] == ["Spring Cup", "Autumn Cup"]
     assert lst["history"][0]["breakdown"][0]["expected"] == 0.5
     assert client.get(reverse("api_player", args=[999999])).status_code == 404
+
+
+def test_player_reads_his_history_in_three_queries(client, world, django_assert_num_queries):
+    # The member, his entries with their lists, his history with its tournaments: however
+    # many tournaments he played (the busiest EGD player has two hundred).
+    with django_assert_num_queries(3):
+        data = client.get(reverse("api_player", args=[world.players[0].pk])).json()
+    assert len(data["lists"][0]["history"]) == 2
+
+
+def test_player_history_in_a_list_where_he_has_no_entry(client, world):
+    player = world.players[0]
+    RatingEntry.objects.filter(member=player).delete()
+    data = client.get(reverse("api_player", args=[player.pk])).json()
+    (lst,) = data["lists"]
+    assert lst["slug"] == "ukraine-go" and lst["rating"] is None
+    assert [h["tournament"]["name"] for h in lst["history"]] == ["Spring Cup", "Autumn Cup"]
+    assert lst["history"][1]["class"] == world.tournaments[1].tournament_class
 
 
 def test_tournament(client, world):
