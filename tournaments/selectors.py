@@ -31,11 +31,17 @@ def tournament_public_list() -> QuerySet[Tournament]:
     (one row per tournament, joined on its key): counting entrants per row cost the
     tournament list 40-120 ms at EGD scale, most of it for rows a page skips."""
     return (
-        Tournament.objects.filter(status__in=PUBLIC_STATUSES)
+        tournament_public_keys()
         .select_related("organiser", "host")
         .annotate(players=Coalesce(F("counts__players"), 0))
-        .order_by("-end_date", "-id")
     )
+
+
+def tournament_public_keys() -> QuerySet[Tournament]:
+    """`tournament_public_list` without its joins, to find a page's tournaments by any
+    order but their players: newest first, this reads the index `tournament_newest_first`
+    up to the page (joined to the counts, it sorted all 9,000: 15 ms more at EGD scale)."""
+    return Tournament.objects.filter(status__in=PUBLIC_STATUSES).order_by("-end_date", "-id")
 
 
 def tournaments_in_order(ids: list[int]) -> list[Tournament]:

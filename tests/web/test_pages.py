@@ -466,3 +466,44 @@ def test_older_breakdowns_open_on_their_own_page(client, db):
     assert "Opponentova" in detail and "1480" in detail
     stranger = MemberFactory()
     assert client.get(reverse("player_breakdown", args=[stranger.pk, oldest.pk])).status_code == 404
+
+
+def test_tournament_list_rows_say_who_held_them_on_every_page_and_sort(client, db):
+    import datetime as dt
+
+    from tests.factories import ClubFactory, ParticipantFactory
+
+    organiser = ClubFactory(name="Entering <Club>")
+    host = ClubFactory(name="Host Club")
+    day = dt.date(2024, 5, 1)
+    hosted = TournamentFactory(
+        name="A Hosted Cup", organiser=organiser, host=host, status="approved", game="chess",
+        start_date=day, end_date=day,
+    )  # fmt: skip
+    abroad = TournamentFactory(
+        name="A Abroad Cup", organiser=organiser, host_external=True, status="submitted",
+        start_date=day, end_date=day,
+    )  # fmt: skip
+    for number in range(60):  # a second page, and more
+        TournamentFactory(organiser=organiser, status="approved", start_date=day - dt.timedelta(days=number + 1), end_date=day - dt.timedelta(days=number + 1))  # fmt: skip
+    ParticipantFactory.create_batch(3, tournament=hosted)
+    ParticipantFactory(tournament=abroad)
+    url = reverse("tournament_list")
+
+    def row_of(html, name):  # noqa: ANN001, ANN202
+        return html.split(f">{name}</a>", 1)[1].split("</tr>", 1)[0]
+
+    for query in ({}, {"sort": "name", "page": 1}, {"sort": "-players"}):
+        html = client.get(url, query).content.decode()
+        hosted_row = row_of(html, "A Hosted Cup")
+        assert f'href="/clubs/{host.slug}/">Host Club</a>' in hosted_row
+        assert "entered by Entering &lt;Club&gt;" in hosted_row
+        assert f"<td>{hosted.get_game_display()}</td>" in hosted_row
+        assert f">{hosted.get_status_display()}</span>" in hosted_row
+        assert '<td class="num">3</td>' in hosted_row
+        abroad = row_of(html, "A Abroad Cup")
+        assert "external organiser" in abroad and "entered by Entering &lt;Club&gt;" in abroad
+    # Past page 1 by name: found on the keys without the players' counts, drawn with them.
+    deep = client.get(url, {"sort": "-name", "page": 2}).content.decode()
+    assert deep.count("<tr><td>") == 12 and '<td class="num">0</td>' in deep
+    assert "A Abroad Cup" in deep and "A Hosted Cup" in deep  # by name, descending

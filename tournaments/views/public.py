@@ -9,25 +9,36 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
 from django.urls import reverse
 
+from clubsite.models import GameKind
 from clubsite.numbers import MAX_ID, int_or_none
 from clubsite.views.paging import configure_table, page_range, sort_headers
 from tournaments import selectors
+from tournaments.models import Tournament
 from tournaments.views.filters import TournamentFilter
 from tournaments.views.tables import TournamentTable
 
 
 def tournament_list(request: HttpRequest) -> HttpResponse:
-    filterset = TournamentFilter(request.GET, queryset=selectors.tournament_public_list())
     # Past page 1, or sorted by players, the page is found on the tournaments' keys first
-    # (the rows it skips or sorts need no organiser, host or text columns), then read whole.
+    # (the rows it skips or sorts need no organiser, host or text columns), then read whole;
+    # sorted otherwise, without their players' counts.
     page = int_or_none(request.GET.get("page"), minimum=1, maximum=MAX_ID) or 1
-    by_keys = page > 1 or request.GET.get("sort", "").lstrip("-") == "players"
+    by_players = request.GET.get("sort", "").lstrip("-") == "players"
+    by_keys = page > 1 or by_players
+    if by_keys and not by_players:
+        tournaments = selectors.tournament_public_keys()
+    else:
+        tournaments = selectors.tournament_public_list()
+    filterset = TournamentFilter(request.GET, queryset=tournaments)
     rows = filterset.qs.select_related(None).only("id") if by_keys else filterset.qs
     table = TournamentTable(rows)
     configure_table(request, table, per_page=50)
     records = list(table.page.object_list.data) if table.page else []
     if by_keys:
         records = selectors.tournaments_in_order([t.pk for t in records])
+    # Each row's labels looked up here: `get_game_display` builds the choices anew per call.
+    games, statuses = dict(GameKind.choices), dict(Tournament.Status.choices)
+    rows = [(t, games.get(t.game, t.game), statuses.get(t.status, t.status)) for t in records]
     query = request.GET.copy()
     query.pop("page", None)
     return render(
@@ -36,7 +47,7 @@ def tournament_list(request: HttpRequest) -> HttpResponse:
         {
             "filter": filterset,
             "table": table,
-            "records": records,
+            "rows": rows,
             "headers": sort_headers(request, table, numeric=("players",)),
             "page_query": query.urlencode() + "&" if query else "",
             "page_range": page_range(table.page.number, table.paginator.num_pages)
