@@ -484,8 +484,11 @@ def test_tournament_list_rows_say_who_held_them_on_every_page_and_sort(client, d
         name="A Abroad Cup", organiser=organiser, host_external=True, status="submitted",
         start_date=day, end_date=day,
     )  # fmt: skip
-    for number in range(60):  # a second page, and more
-        TournamentFactory(organiser=organiser, status="approved", start_date=day - dt.timedelta(days=number + 1), end_date=day - dt.timedelta(days=number + 1))  # fmt: skip
+    for days_before in range(1, 61):  # a second page, and more
+        earlier = day - dt.timedelta(days=days_before)
+        TournamentFactory(
+            organiser=organiser, status="approved", start_date=earlier, end_date=earlier
+        )
     ParticipantFactory.create_batch(3, tournament=hosted)
     ParticipantFactory(tournament=abroad)
     url = reverse("tournament_list")
