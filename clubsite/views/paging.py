@@ -41,8 +41,14 @@ def configure_table(
     **paginator_kwargs: Any,
 ) -> Table:
     """Sort `table` as the URL asks; page it `per_page` rows a page (None: no paging).
-    A page past the end shows the last page."""
+    A page past the end shows the last page; a sort by no column keeps the table's own."""
+    default_order = table.order_by
     RequestConfig(request, paginate=False).configure(table)
+    if not table.order_by:
+        # django-tables2 drops an unknown `sort` and leaves the rows in the default order,
+        # but its order as none: the pages that read a deep page along the rating index
+        # then fell back to ranking every row (`?sort=junk` cost the EGD list 50 ms).
+        table.order_by = default_order
     if per_page is None:
         return table
     try:

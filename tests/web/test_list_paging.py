@@ -161,7 +161,8 @@ def tied_pages(client, big_list, query) -> list[tuple[list[tuple[int, str]], lis
     return pages
 
 
-@pytest.mark.parametrize("query", [{}, {"active": "all"}])
+# A sort by no column (junk, or empty) is the default order: read the same way.
+@pytest.mark.parametrize("query", [{}, {"active": "all"}, {"sort": "junk"}, {"sort": ""}])
 def test_pages_past_the_middle_are_read_from_the_end_with_the_same_rows_and_ranks(
     client, big_list, query
 ):

@@ -116,7 +116,7 @@ class Command(BaseCommand):
             (
                 f"list '{slug}' by name, page 3",
                 reverse("rating_list", args=[slug]),
-                {"sort": "member", "page": 3},
+                {"sort": "name", "page": 3},
             ),
             (
                 f"list '{slug}' everyone, grades 5k-1d",
@@ -134,7 +134,7 @@ class Command(BaseCommand):
             (
                 f"list '{slug}' by name, page {last_page}",
                 reverse("rating_list", args=[slug]),
-                {"sort": "member", "page": last_page},
+                {"sort": "name", "page": last_page},
             ),
             (
                 f"list '{slug}' everyone, page {last_page * 2}",
