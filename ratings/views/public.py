@@ -5,7 +5,9 @@ from __future__ import annotations
 import datetime as dt
 from collections.abc import Callable
 from dataclasses import dataclass
+from functools import partial
 
+from django.core.cache import cache
 from django.core.exceptions import ObjectDoesNotExist
 from django.db.models import Q, QuerySet
 from django.http import Http404, HttpRequest, HttpResponse
@@ -39,7 +41,7 @@ from ratings.display.system_titles import system_title
 from ratings.models import PublishedList, RatingEntry, RatingList
 from ratings.views import calculator_links, filters, history_rows, list_counts, list_rows
 from ratings.views.filters import RatingEntryFilter
-from ratings.views.pagination import CachedCountPaginator
+from ratings.views.pagination import COUNT_SECONDS, CachedCountPaginator
 from ratings.views.tables import RatingEntryTable, SnapshotTable, csv_header, csv_row
 
 
@@ -70,11 +72,36 @@ def _filtered_table(
     )
     entries = _keys(filterset.qs) if keys_only else filterset.qs
     table = RatingEntryTable(selectors.with_rank(entries), system=rating_list.system)
-    query = sorted((k, v) for k, v in request.GET.lists() if k not in ("page", "sort", "per_page"))
-    count_key = selectors.list_version_key(rating_list, "count", query, filters.today())
+    count_key = selectors.list_version_key(
+        rating_list, "count", _filter_query(request), filters.today()
+    )
     configure_table(request, table, per_page=_per_page(request) if paginate else None,
                     paginator_class=CachedCountPaginator, count_key=count_key)  # fmt: skip
     return filterset, table
+
+
+def _filter_query(request: HttpRequest) -> list[tuple[str, list[str]]]:
+    """What of the URL chooses the rows (not their order or page), as a cache key's part."""
+    return sorted((k, v) for k, v in request.GET.lists() if k not in ("page", "sort", "per_page"))
+
+
+def _by_rating(table: RatingEntryTable) -> bool:
+    return tuple(table.order_by) in (("rating",), ("-rating",))
+
+
+def _ratings_best_first(
+    request: HttpRequest, rating_list: RatingList, filterset: RatingEntryFilter
+) -> list[float]:
+    """The ratings the filter keeps, highest first, kept as long as the page's count (the
+    key names the list's version: a recompute changes it)."""
+    key = selectors.list_version_key(
+        rating_list, "ratings", _filter_query(request), filters.today()
+    )
+    ratings = cache.get(key)
+    if ratings is None:
+        ratings = selectors.ratings_best_first(_keys(filterset.qs))
+        cache.set(key, ratings, COUNT_SECONDS)
+    return ratings
 
 
 def _keys(entries: QuerySet[RatingEntry]) -> QuerySet[RatingEntry]:
@@ -93,19 +120,35 @@ def _nearer_the_end(filterset: RatingEntryFilter, table: RatingEntryTable) -> bo
     return table.paginator.count - page.end_index() < page.start_index() - 1
 
 
-def _deep_page_reader(
-    filterset: RatingEntryFilter, table: RatingEntryTable
+def _page_reader(
+    filterset: RatingEntryFilter,
+    table: RatingEntryTable,
+    ratings: Callable[[], list[float]],
+    *,
+    deep: bool,
 ) -> Callable[..., list[RatingEntry]] | None:
-    """How a deep page is read without ranking every row above it: along the rating
-    index from the weakest end past the middle of the list best first, or lowest first
-    from the nearer end; otherwise best first, ranked by place."""
+    """How the page is read without ranking every row above it (None: as the table reads
+    it: page 1 best first, or no rows). Best first past the middle of the list, along the rating
+    index from the weakest end; lowest first, from the nearer end; otherwise best first,
+    ranked by place. Sorted by anything else (names, grades, clubs; or lowest first
+    through the members), any page is found on the keys in that order and ranked among
+    the ratings the filter keeps."""
+    if table.page is None or not table.paginator.count:
+        return None
+    in_order = partial(
+        selectors.page_in_order, ordering=table.data.data.query.order_by, ratings=ratings
+    )
+    if not _by_rating(table):
+        return in_order
+    if not deep and tuple(table.order_by) == ("-rating",):
+        return None
     if _nearer_the_end(filterset, table):
         return selectors.best_first_page_from_the_end
     if _weakest_first(filterset, table):
         return selectors.weakest_first_page
-    if table.page is not None and tuple(table.order_by) == ("-rating",):
-        return selectors.best_first_page_by_place
-    return None
+    if tuple(table.order_by) == ("-rating",):
+        return partial(selectors.best_first_page_by_place, ratings=ratings)
+    return in_order
 
 
 def _weakest_first(filterset: RatingEntryFilter, table: RatingEntryTable) -> bool:
@@ -126,10 +169,11 @@ def _on_members(filterset: RatingEntryFilter) -> bool:
 def rating_list(request: HttpRequest, slug: str) -> HttpResponse:
     the_list = _list_or_404(slug)
     # Past page 1 the page is found on the entries' keys first (the rows it skips need no
-    # member or club); page 1 skips nothing, and one query reads it whole.
+    # member or club); page 1 best first skips nothing, and one query reads it whole.
     deep = (int_or_none(request.GET.get("page"), minimum=1, maximum=MAX_ID) or 1) > 1
     filterset, table = _filtered_table(request, the_list, keys_only=deep)
-    read_page = _deep_page_reader(filterset, table) if deep else None
+    ratings = partial(_ratings_best_first, request, the_list, filterset)
+    read_page = _page_reader(filterset, table, ratings, deep=deep)
     if read_page is not None:
         records = read_page(
             _keys(filterset.qs),
@@ -141,7 +185,7 @@ def rating_list(request: HttpRequest, slug: str) -> HttpResponse:
         table.page.object_list = BoundRows(records, table)
     else:
         records = list(table.page.object_list.data) if table.page else []
-    if deep:
+    if deep or read_page is not None:  # the page holds keys: read whole
         records = selectors.entries_of_page(the_list, records)
     for record in records:
         record.shown = format_rating(record.rating, the_list.system, record.provisional)
