@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import pytest
+from django.db.models import F
 from django.urls import reverse
 
 from ratings.models import RatingEntry
@@ -25,6 +26,23 @@ def test_rating_list(client, world):
     assert ratings == sorted(ratings, reverse=True)
     assert data["players"][0]["rank"] == 1
     assert client.get(reverse("api_rating_list", args=["nope"])).status_code == 404
+
+
+def test_rating_list_total_follows_the_lists_version_and_the_active_choice(client, world):
+    import datetime as dt
+
+    from ratings.models import RatingList
+
+    url = reverse("api_rating_list", args=["ukraine-go"])
+    assert client.get(url, {"limit": 1}).json()["total"] == 6
+    gone = RatingEntry.objects.filter(rating_list__slug="ukraine-go").order_by("rating").first()
+    gone.active_until = dt.date(2000, 1, 1)
+    gone.save()
+    assert client.get(url, {"limit": 1, "active": "all"}).json()["total"] == 6
+    # A recompute moves the list's version on: the count is read again.
+    RatingList.objects.filter(slug="ukraine-go").update(pending_version=F("pending_version") + 1)
+    assert client.get(url, {"limit": 1}).json()["total"] == 5
+    assert client.get(url, {"limit": 1, "active": "all"}).json()["total"] == 6
 
 
 def test_player(client, world):

@@ -153,7 +153,7 @@ class Command(BaseCommand):
             ("calculator", reverse("calculator"), {}),
             ("api index", reverse("api_index"), {}),
             ("api lists", reverse("api_rating_lists"), {}),
-            ("api list (100 players)", reverse("api_rating_list", args=[slug]), {}),
+            ("api list (1000 players)", reverse("api_rating_list", args=[slug]), {}),
         ]
         if club is not None:
             pages += [
