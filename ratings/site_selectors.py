@@ -24,12 +24,14 @@ def club_members(club: Club) -> QuerySet[Member]:
     entries = (
         RatingEntry.objects.filter(rating__isnull=False)
         .select_related("rating_list")
+        .only("member_id", "rating", "provisional", "rating_list__name", "rating_list__system")
         .order_by("rating_list__name", "rating_list_id")
     )
     return (
         Member.objects.filter(club=club)
+        .only("id", "given_name", "family_name", "grade")  # what the page shows
         .prefetch_related(Prefetch("rating_entries", queryset=entries, to_attr="entries"))
-        .order_by("family_name", "given_name")
+        .order_by("family_name", "given_name", "id")
     )
 
 

@@ -169,7 +169,11 @@ def test_club_page(client, world, django_assert_max_num_queries):
     html = response.content.decode()
     for p in world.players:
         assert (p.full_name in html) == (p.club_id == club.pk)
-    assert "Spring Cup" in html
+        assert (f'<a href="/players/{p.pk}/">{p.full_name}</a>' in html) == (p.club_id == club.pk)
+    spring = next(t for t in world.tournaments if t.name == "Spring Cup")
+    assert f'href="/tournaments/{spring.pk}/"' in html and "Spring Cup" in html
+    home = client.get(reverse("home")).content.decode()  # the same short list of tournaments
+    assert f'href="/tournaments/{spring.pk}/"' in home
     assert client.get(reverse("club_detail", args=["no-such-club"])).status_code == 404
 
 
