@@ -35,7 +35,7 @@ class Browser(HttpUser):
     @task(4)
     def rating_list(self) -> None:
         query = random.choice(
-            [{}, {"page": random.randint(1, 400)}, {"country": "UA"}, {"sort": "member"},
+            [{}, {"page": random.randint(1, 400)}, {"country": "UA"}, {"sort": "name"},
              {"grade_min": "5k", "grade_max": "1d"}, {"active": "all", "page": 3}]
         )  # fmt: skip
         self.client.get(f"/ratings/{SLUG}/", params=query, name="/ratings/[list]")
