@@ -128,11 +128,11 @@ def _page_reader(
     deep: bool,
 ) -> Callable[..., list[RatingEntry]] | None:
     """How the page is read without ranking every row above it (None: as the table reads
-    it: page 1 best first, or no rows). Best first past the middle of the list, along the rating
-    index from the weakest end; lowest first, from the nearer end; otherwise best first,
-    ranked by place. Sorted by anything else (names, grades, clubs; or lowest first
-    through the members), any page is found on the keys in that order and ranked among
-    the ratings the filter keeps."""
+    it, for page 1 best first or no rows). Best first past the middle of the list, along
+    the rating index from the weakest end; lowest first, from the nearer end; otherwise
+    best first, ranked by place. Sorted by anything else (names, grades, clubs; or lowest
+    first through the members), any page is found on the keys in that order and ranked
+    among the ratings the filter keeps."""
     if table.page is None or not table.paginator.count:
         return None
     in_order = partial(
