@@ -510,6 +510,12 @@ def test_tournament_list_rows_say_who_held_them_on_every_page_and_sort(client, d
         assert '<td class="num">3</td>' in hosted_row
         abroad = row_of(html, "A Abroad Cup")
         assert "external organiser" in abroad and "entered by Entering &lt;Club&gt;" in abroad
+    # The tournament's own page says the same (one tag draws both).
+    detail = client.get(reverse("tournament_detail", args=[hosted.pk])).content.decode()
+    assert (
+        f'<span class="organised-by"><a href="/clubs/{host.slug}/">Host Club</a> '
+        '<span class="muted small">(entered by Entering &lt;Club&gt;)</span></span>'
+    ) in detail
     # Past page 1 by name: found on the keys without the players' counts, drawn with them.
     deep = client.get(url, {"sort": "-name", "page": 2}).content.decode()
     assert deep.count("<tr><td>") == 12 and '<td class="num">0</td>' in deep
