@@ -13,11 +13,11 @@ from typing import Any
 
 from django import template
 from django.template.defaultfilters import floatformat
-from django.urls import reverse
 from django.utils.formats import localize
 from django.utils.safestring import SafeString, mark_safe
 from django.utils.translation import gettext as _
 
+from clubsite.views.url_prefix import url_prefix
 from ratings.display.formatting import escaped, format_change, format_rating
 
 register = template.Library()
@@ -35,7 +35,7 @@ class _Labels:
     @classmethod
     def make(cls) -> _Labels:
         return cls(
-            player_prefix=escaped(reverse("player_detail", args=[0])[:-2]),
+            player_prefix=escaped(url_prefix("player_detail")),
             as_given=escaped(_("as the results file gives it")),
             member_of=escaped(_("member of")),
             not_rated=f'<span class="muted">{escaped(_("not rated"))}</span>',

@@ -19,6 +19,7 @@ from django.utils.safestring import SafeString, mark_safe
 from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 
+from clubsite.views.url_prefix import url_prefix
 from ratings import selectors
 from ratings.display.formatting import escaped
 
@@ -48,8 +49,8 @@ class RowLabels:
         return cls(
             how_computed=escaped(_("How is this rating computed?")),
             language=get_language(),
-            tournament_prefix=reverse("tournament_detail", args=[0])[:-2],
-            breakdown_prefix=reverse("player_breakdown", args=[member_pk, 0])[:-2],
+            tournament_prefix=url_prefix("tournament_detail"),
+            breakdown_prefix=url_prefix("player_breakdown", member_pk),
             how_title=escaped(_("How the change came about")),
             reset=f' <span class="badge text-bg-info">{escaped(_("reset"))}</span>',
             anomalous=f' <span class="badge text-bg-warning">{escaped(_("anomalous"))}</span>',

@@ -12,11 +12,11 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Any
 
-from django.urls import reverse
 from django.utils.safestring import SafeString, mark_safe
 from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 
+from clubsite.views.url_prefix import url_prefix
 from ratings.display.formatting import escaped
 from ratings.views.history_rows import short_date
 
@@ -34,8 +34,8 @@ class RowLabels:
     def make(cls) -> RowLabels:
         title = escaped(_("Out of the live list for inactivity"))
         return cls(
-            player_prefix=escaped(reverse("player_detail", args=[0])[:-2]),
-            club_prefix=escaped(reverse("club_detail", args=["x"])[:-2]),
+            player_prefix=escaped(url_prefix("player_detail")),
+            club_prefix=escaped(url_prefix("club_detail")),
             inactive=(
                 f' <span class="badge text-bg-light border inactive-badge" title="{title}">'
                 f"{escaped(_('inactive'))}</span>"

@@ -12,7 +12,6 @@ from django.core.exceptions import ObjectDoesNotExist
 from django.db.models import Q, QuerySet
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, render
-from django.urls import reverse
 from django.utils.html import format_html
 from django.utils.safestring import mark_safe
 from django.utils.text import slugify
@@ -30,6 +29,7 @@ from clubsite.views.paging import (
     sort_headers,
 )
 from clubsite.views.paging import per_page_of as _per_page
+from clubsite.views.url_prefix import url_prefix
 from ratings import selectors
 from ratings.display.formatting import (
     escaped,
@@ -332,7 +332,7 @@ class _BreakdownLabels:
     @classmethod
     def make(cls) -> _BreakdownLabels:
         return cls(
-            player_prefix=reverse("player_detail", args=[0])[:-2],
+            player_prefix=url_prefix("player_detail"),
             results={1.0: ("result-win", _("won")), 0.0: ("result-loss", _("lost"))},
             draw=("result-draw", _("draw")),
         )
@@ -424,8 +424,8 @@ def player_detail(request: HttpRequest, pk: int) -> HttpResponse:
             if versus
             else "",
             "h2h_options": h2h_options,
-            "player_prefix": reverse("player_detail", args=[0])[:-2],
-            "tournament_prefix": reverse("tournament_detail", args=[0])[:-2],
+            "player_prefix": url_prefix("player_detail"),
+            "tournament_prefix": url_prefix("tournament_detail"),
             "is_me": request.user.is_authenticated and member.user_id == request.user.pk,
             "nav_active": "ratings",
         },

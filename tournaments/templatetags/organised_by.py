@@ -6,11 +6,11 @@ includes they took a fifth of its time."""
 from __future__ import annotations
 
 from django import template
-from django.urls import reverse
 from django.utils.html import format_html
 from django.utils.safestring import SafeString
 from django.utils.translation import gettext
 
+from clubsite.views.url_prefix import url_prefix
 from tournaments.models import Tournament
 
 register = template.Library()
@@ -20,7 +20,7 @@ register = template.Library()
 def organised_by(tournament: Tournament, club_prefix: str = "") -> SafeString:
     """The holding club's link (or "external organiser"), then the entering club when it is
     another. `club_prefix`: the clubs' URL without a slug, when the page has it already."""
-    prefix = club_prefix or reverse("club_detail", args=["x"])[:-2]
+    prefix = club_prefix or url_prefix("club_detail")
     club = tournament.organised_by
     if club:
         held = format_html('<a href="{}{}/">{}</a>', prefix, club.slug, club.name)

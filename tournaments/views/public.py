@@ -7,11 +7,11 @@ from __future__ import annotations
 
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
-from django.urls import reverse
 
 from clubsite.models import GameKind
 from clubsite.numbers import MAX_ID, int_or_none
 from clubsite.views.paging import configure_table, page_range, sort_headers
+from clubsite.views.url_prefix import url_prefix
 from tournaments import selectors
 from tournaments.models import Tournament
 from tournaments.views.filters import TournamentFilter
@@ -53,8 +53,8 @@ def tournament_list(request: HttpRequest) -> HttpResponse:
             "page_range": page_range(table.page.number, table.paginator.num_pages)
             if table.page
             else [],
-            "tournament_prefix": reverse("tournament_detail", args=[0])[:-2],
-            "club_prefix": reverse("club_detail", args=["x"])[:-2],
+            "tournament_prefix": url_prefix("tournament_detail"),
+            "club_prefix": url_prefix("club_detail"),
             "nav_active": "tournaments",
         },
     )
