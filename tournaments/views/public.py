@@ -30,8 +30,8 @@ def tournament_list(request: HttpRequest) -> HttpResponse:
     else:
         tournaments = selectors.tournament_public_list()
     filterset = TournamentFilter(request.GET, queryset=tournaments)
-    rows = filterset.qs.select_related(None).only("id") if by_keys else filterset.qs
-    table = TournamentTable(rows)
+    found = filterset.qs.select_related(None).only("id") if by_keys else filterset.qs
+    table = TournamentTable(found)
     configure_table(request, table, per_page=50)
     records = list(table.page.object_list.data) if table.page else []
     if by_keys:
