@@ -79,6 +79,13 @@ def rating_entries(rating_list: RatingList) -> QuerySet[RatingEntry]:
     )  # fmt: skip
 
 
+# The list's one order best first, and its exact reverse: the id breaks ties (the rating
+# column's order, ratings.views.tables), so that a page read from either end, or by any
+# reader below, holds the same players rated alike as its neighbours expect.
+BEST_FIRST = ("-rating", "pk")
+WEAKEST_FIRST = ("rating", "-pk")
+
+
 def entries_of_page(rating_list: RatingList, page: Iterable[RatingEntry]) -> list[RatingEntry]:
     """The page's entries read whole (member and club), in the page's order, with its ranks.
 
@@ -98,7 +105,7 @@ def entries_of_page(rating_list: RatingList, page: Iterable[RatingEntry]) -> lis
 def best_first_page_from_the_end(
     entries: QuerySet[RatingEntry], *, start: int, stop: int, total: int
 ) -> list[RatingEntry]:
-    """Rows `start:stop` of `entries` best first (as `with_rank(entries).order_by("-rating")`
+    """Rows `start:stop` of `entries` best first (as `with_rank(entries).order_by(*BEST_FIRST)`
     reads them), with their rank, read from the weakest end of the rating index.
 
     A page past the middle of a list is nearer its end: walking the index from the top
@@ -107,7 +114,7 @@ def best_first_page_from_the_end(
     rows, ties included, in exactly the reverse order, so reversed they are the same rows in
     the same order. A row's rank (1 + the rows rated higher) is `total` less the rows rated
     at most as high, plus one; `total` is the count the paginator pages by."""
-    weakest_first = entries.order_by("rating").annotate(
+    weakest_first = entries.order_by(*WEAKEST_FIRST).annotate(
         at_most=Window(Count("*"), order_by=F("rating").asc())
     )
     rows = list(weakest_first[max(0, total - stop) : max(0, total - start)])
@@ -129,14 +136,14 @@ def weakest_first_page(
     less the rows rated at most as high, plus one (see `best_first_page_from_the_end`);
     past the middle, the rows best first, reversed, are the same rows in this order."""
     if start < total - stop:
-        weakest_first = entries.order_by("rating").annotate(
+        weakest_first = entries.order_by(*WEAKEST_FIRST).annotate(
             at_most=Window(Count("*"), order_by=F("rating").asc())
         )
         rows = list(weakest_first[start:stop])
         for row in rows:
             row.rank = total - row.at_most + 1
         return rows
-    rows = list(with_rank(entries).order_by("-rating")[max(0, total - stop) : total - start])
+    rows = list(with_rank(entries).order_by(*BEST_FIRST)[max(0, total - stop) : total - start])
     rows.reverse()
     return rows
 
@@ -160,9 +167,9 @@ def best_first_page_by_place(
     page's first row (a tie begun on an earlier page) is its rank looked up in `ratings`
     (`ratings_best_first(entries)`, asked for then): ranking by the window took a page at
     the EGD list's tied tail 150 ms."""
-    with_above = list(entries.order_by("-rating")[start - 1 : stop]) if start else []
+    with_above = list(entries.order_by(*BEST_FIRST)[start - 1 : stop]) if start else []
     if len(with_above) < 2:
-        return list(with_rank(entries).order_by("-rating")[start:stop])
+        return list(with_rank(entries).order_by(*BEST_FIRST)[start:stop])
     above, *rows = with_above
     if rows[0].rating == above.rating:
         above.rank = rank_among(ratings(), above.rating)
@@ -177,21 +184,31 @@ def page_in_order(
     *,
     ordering: Sequence[str],
     ratings: Callable[[], Sequence[float]],
+    keys: Callable[[], Sequence[int]] | None = None,
+    deep_rows: int | None = None,
     start: int,
     stop: int,
     total: int,
 ) -> list[RatingEntry]:
-    """Rows `start:stop` of `entries` sorted by `ordering` (names, grades, clubs; the
-    rating's own orders have readers of their own above), each with its rank as
-    `with_rank` gives it, found in `ratings()` (`ratings_best_first(entries)`), not by
-    ranking every row in the database.
+    """Rows `start:stop` of `entries` sorted by `ordering` (names, grades, clubs; or by
+    rating through the members), each with its rank as `with_rank` gives it, found in
+    `ratings()` (`ratings_best_first(entries)`), not by ranking every row in the database.
 
     Ranked by a window, then sorted the other way, a page sorted by name cost the EGD list
     50 ms whichever page it was; found along the names' index, a page near either end
-    reads only the rows before it from that end. The row's id breaks ties, so that pages
-    neither repeat nor drop players of the same name."""
+    reads only the rows before it from that end. A page `deep_rows` or more from both ends
+    (`DEEP_ROWS` unless given; 0: every page) is cut out of `keys()` (`keys_in_order(
+    entries, ordering)`, which the caller may keep), then read by key: cut out of the
+    sorted rows themselves, a page in the middle of the EGD list sorted by club cost
+    60-100 ms, most of it sorting. The row's id breaks ties, so that pages neither repeat
+    nor drop players of the same name."""
     in_order = entries.order_by(*ordering, "pk")
-    if start <= total - stop:
+    deep_rows = DEEP_ROWS if deep_rows is None else deep_rows
+    if keys is not None and min(start, total - stop) >= deep_rows:
+        page_keys = keys()[start:stop]
+        found = entries.in_bulk(page_keys)
+        rows = [found[pk] for pk in page_keys if pk in found]  # gone since: the page is short
+    elif start <= total - stop:
         rows = list(in_order[start:stop])
     else:  # nearer the end: read from it, the same rows turned round
         rows = list(in_order.reverse()[max(0, total - stop) : total - start])
@@ -200,6 +217,16 @@ def page_in_order(
     for row in rows:
         row.rank = rank_among(best_first, row.rating)
     return rows
+
+
+# Rows from the nearer end of the sorted rows from which `page_in_order` cuts a page out of
+# the cached keys rather than out of the rows (twenty pages of fifty).
+DEEP_ROWS = 1000
+
+
+def keys_in_order(entries: QuerySet[RatingEntry], ordering: Sequence[str]) -> list[int]:
+    """The ids of `entries` sorted as `page_in_order` sorts them (for its `keys`)."""
+    return list(entries.order_by(*ordering, "pk").values_list("pk", flat=True))
 
 
 def rank_among(ratings_best_first: Sequence[float], rating: float) -> int:

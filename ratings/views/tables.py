@@ -45,7 +45,10 @@ class RatingEntryTable(tables.Table):
     grade = tables.Column(verbose_name=_("Grade"), order_by=("grade",))
     club = tables.Column(verbose_name=_("Club"), accessor="member__club__name", default="—")
     country = tables.Column(verbose_name=_("Country"), accessor="member__country")
-    rating = _RatingColumn(verbose_name=_("Rating"), order_by=("rating",))
+    # The id breaks ties, the other way round lowest first: every reader of a page best
+    # first (or lowest first) walks one order and its exact reverse, so that players rated
+    # alike neither repeat nor drop between pages (ratings.selectors.BEST_FIRST).
+    rating = _RatingColumn(verbose_name=_("Rating"), order_by=("rating", "-pk"))
     tournaments = tables.Column(
         verbose_name=_("Tournaments"), order_by=("tournaments",),
         attrs={"td": {"class": "num"}, "th": {"class": "num"}},

@@ -261,6 +261,79 @@ def test_best_first_pages_are_ranked_by_place_with_ties_inside_and_across_pages(
     assert [by_name[name] for _rank, name in shown] == ratings[25:75]
 
 
+@pytest.fixture(params=[None, 10], ids=["pages-from-the-rows", "deep-pages-from-the-keys"])
+def deep_rows(request, monkeypatch):
+    """`selectors.DEEP_ROWS` as it is (the big list's pages are all near an end), or so low
+    that every page but the first and the last is cut out of the cached keys."""
+    from django.core.cache import cache
+
+    from ratings import selectors
+
+    if request.param is not None:
+        monkeypatch.setattr(selectors, "DEEP_ROWS", request.param)
+    cache.clear()
+
+
+def make_ties_and_namesakes(big_list):
+    """Threes rated alike and fours of one name ("SameNN Ann"), across page edges of 25."""
+    entries = list(RatingEntry.objects.filter(rating_list=big_list).select_related("member"))
+    for i, entry in enumerate(entries):
+        entry.rating = 3000 - 10 * (i // 3)
+        entry.member.family_name = f"Same{i // 4:02d}"
+        entry.member.given_name = "Ann"
+        entry.member.save()
+    RatingEntry.objects.bulk_update(entries, ["rating"])
+    return entries
+
+
+def walk_pages(client, query):
+    """(member, rank, rating) of every row of every page, page 1 on, 25 a page."""
+    url = reverse("rating_list", args=["big"])
+    shown = []
+    for page in range(1, 9):
+        response = client.get(url, {**query, "per_page": 25, "page": page})
+        if response.context["table"].page.number != page:
+            break  # past the last page: the pager shows the last one again
+        rows = [row.record for row in response.context["table"].page.object_list]
+        shown += [(row.member_id, row.rank, row.rating) for row in rows]
+    return shown
+
+
+@pytest.mark.parametrize(
+    "query",
+    [
+        {},
+        {"active": "all"},
+        {"sort": "rating"},
+        {"country": "UA"},
+        {"sort": "-rating", "q": "Same"},
+        {"sort": "rating", "country": "PL"},
+        {"sort": "-rating", "q": "Same0"},
+    ],
+)
+def test_pages_by_rating_show_every_row_once_in_order_with_its_rank(
+    client, big_list, query, deep_rows
+):
+    """Best first or lowest first, on the entries alone or through the members: walking
+    every page, each player the filter keeps is shown once, players rated alike included
+    (threes, across the pages' edges), in rating order, each ranked as a window would
+    rank him. Every reader of such a page (the table's own, by place, from the weakest
+    end, in order, the cached keys) walks one order or its exact reverse."""
+    entries = make_ties_and_namesakes(big_list)
+    kept = [
+        e
+        for e in entries
+        if query.get("country", e.member.country) == e.member.country
+        and query.get("q", "Same") in e.member.family_name
+    ]
+    ratings = [e.rating for e in kept]
+    shown = walk_pages(client, query)
+    assert sorted(member for member, _rank, _rating in shown) == sorted(e.member_id for e in kept)
+    assert all(rank == 1 + sum(r > rating for r in ratings) for _m, rank, rating in shown)
+    in_order = [rating for _m, _rank, rating in shown]
+    assert in_order == sorted(in_order, reverse=query.get("sort", "-rating") == "-rating")
+
+
 @pytest.mark.parametrize(
     "query",
     [
@@ -274,12 +347,13 @@ def test_best_first_pages_are_ranked_by_place_with_ties_inside_and_across_pages(
     ],
 )
 def test_pages_sorted_otherwise_show_every_row_once_with_its_rank_by_rating(
-    client, big_list, query
+    client, big_list, query, deep_rows
 ):
     """Sorted by a column other than the rating (`selectors.page_in_order`): every page,
     page 1 included, is found on the keys in that order, namesakes and players rated alike
     included, each row ranked among the rows the filter keeps as a window would rank them;
-    and no page ranks every row in the database first."""
+    and no page ranks every row in the database first. Deep pages are cut out of the
+    cached keys (`deep_rows`): a page there and its neighbours read from the rows agree."""
     from django.core.cache import cache
     from django.db import connection
     from django.test.utils import CaptureQueriesContext
