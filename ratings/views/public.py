@@ -94,14 +94,17 @@ def _ratings_best_first(
 ) -> list[float]:
     """The ratings the filter keeps, highest first, kept as long as the page's count (the
     key names the list's version: a recompute changes it)."""
-    key = selectors.list_version_key(
-        rating_list, "ratings", _filter_query(request), filters.today()
-    )
-    ratings = cache.get(key)
+    ratings = cache.get(_ratings_key(request, rating_list))
     if ratings is None:
         ratings = selectors.ratings_best_first(_keys(filterset.qs))
-        cache.set(key, ratings, COUNT_SECONDS)
+        cache.set(_ratings_key(request, rating_list), ratings, COUNT_SECONDS)
     return ratings
+
+
+def _ratings_key(request: HttpRequest, rating_list: RatingList) -> str:
+    return selectors.list_version_key(
+        rating_list, "ratings", _filter_query(request), filters.today()
+    )
 
 
 def _keys_in_order(
@@ -111,14 +114,16 @@ def _keys_in_order(
     ordering: Sequence[str],
 ) -> list[int]:
     """The ids the filter keeps in the page's order, kept as the ratings are (a deep page
-    of a sorted list is cut out of them: see `selectors.page_in_order`)."""
+    of a sorted list is cut out of them: see `selectors.page_in_order`). Read with their
+    ratings, which are kept too: the page ranks its rows among them next."""
     key = selectors.list_version_key(
         rating_list, "keys", _filter_query(request), list(ordering), filters.today()
     )
     keys = cache.get(key)
     if keys is None:
-        keys = selectors.keys_in_order(_keys(filterset.qs), ordering)
+        keys, ratings = selectors.keys_in_order(_keys(filterset.qs), ordering)
         cache.set(key, keys, COUNT_SECONDS)
+        cache.add(_ratings_key(request, rating_list), ratings, COUNT_SECONDS)
     return keys
 
 
@@ -167,6 +172,12 @@ def _page_reader(
     if not deep and tuple(table.order_by) == ("-rating",):
         return None
     if _on_members(filterset):
+        # Sorted through the members, not along the rating index: near the top best first
+        # by place (it reads the ratings only for a tie begun above the page), else in
+        # order, which cuts a deep page out of the kept keys.
+        near_the_top = table.page.start_index() <= selectors.DEEP_ROWS
+        if tuple(table.order_by) == ("-rating",) and near_the_top:
+            return partial(selectors.best_first_page_by_place, ratings=ratings)
         return in_order
     if _nearer_the_end(filterset, table):
         return selectors.best_first_page_from_the_end

@@ -261,10 +261,13 @@ def test_best_first_pages_are_ranked_by_place_with_ties_inside_and_across_pages(
     assert [by_name[name] for _rank, name in shown] == ratings[25:75]
 
 
-@pytest.fixture(params=[None, 10], ids=["pages-from-the-rows", "deep-pages-from-the-keys"])
+@pytest.fixture(
+    params=[None, 10, 30], ids=["pages-from-the-rows", "deep-pages-from-the-keys", "page-2-not"]
+)
 def deep_rows(request, monkeypatch):
     """`selectors.DEEP_ROWS` as it is (the big list's pages are all near an end), or so low
-    that every page but the first and the last is cut out of the cached keys."""
+    that every page but the first and the last is cut out of the cached keys, or all but
+    page 2 too (best first through the members, page 2 is then read by place)."""
     from django.core.cache import cache
 
     from ratings import selectors
