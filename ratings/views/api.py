@@ -5,11 +5,13 @@ Described in docs/api.md. Everything here is public; drafts are never shown.
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from functools import partial
 from typing import Any
 
 from django.core.cache import cache
 from django.core.exceptions import ObjectDoesNotExist
-from django.db.models import F, QuerySet
+from django.db.models import QuerySet
 from django.http import Http404, HttpRequest, JsonResponse
 from django.shortcuts import get_object_or_404
 from django.urls import reverse
@@ -22,6 +24,7 @@ from ratings import selectors
 from ratings.crosstable import crosstable_with_ratings
 from ratings.display.formatting import rating_number
 from ratings.models import RatingEntry, RatingHistory, RatingList
+from ratings.recompute.reads import any_of
 from ratings.systems.registry import SYSTEMS
 from ratings.views.pagination import COUNT_SECONDS
 from tournaments import selectors as tournament_selectors
@@ -102,15 +105,14 @@ def api_rating_list(request: HttpRequest, slug: str) -> JsonResponse:
     total = _count(entries, selectors.list_version_key(rating_list, "api", everyone, today))
     offset = _int(request.GET.get("offset"), 0, 0, 10**9)
     limit = _int(request.GET.get("limit"), DEFAULT_LIMIT, 1, MAX_LIMIT)
-    rows = selectors.with_rank(entries).order_by(F("rating").desc(), "member__family_name")
     system = rating_list.system
-    # Plain values, not model instances: a thousand rows of entry, member and club objects
-    # were most of this answer's time.
-    fields = (
-        "rank", "member_id", "member__given_name", "member__family_name", "member__country",
-        "member__club__name", "grade", "rating", "provisional", "tournaments", "games",
-        "last_played", "active_until",
-    )  # fmt: skip
+    rows: list[tuple[Any, ...]] = []
+    if offset == 0:  # from the top the window ranks the rows as it reads them
+        ranked = selectors.with_rank(entries).order_by(*API_ORDER, "pk")
+        rows = list(ranked.values_list("rank", *_PLAYER_FIELDS)[:limit])
+    elif offset < total:
+        key = partial(selectors.list_version_key, rating_list, "api", everyone, today)
+        rows = _ranked_window(entries, key, start=offset, stop=offset + limit, total=total)
     players = [
         {
             "rank": rank,
@@ -132,7 +134,7 @@ def api_rating_list(request: HttpRequest, slug: str) -> JsonResponse:
         for (
             rank, member_id, given, family, country, club, grade, rating, provisional,
             tournaments, games, last_played, active_until,
-        ) in rows.values_list(*fields)[offset : offset + limit]
+        ) in rows
     ]  # fmt: skip
     return _json(
         dict(
@@ -150,6 +152,48 @@ _HISTORY_FIELDS = (
     "rating_in", "before", "after", "change", "games_count", "rated", "provisional", "grade",
     "klass", "note", "breakdown",
 )  # fmt: skip
+
+
+API_ORDER = ("-rating", "member__family_name")  # then the entry's id
+# Plain values, not model instances: a thousand rows of entry, member and club objects
+# were most of this answer's time.
+_PLAYER_FIELDS = (
+    "member_id", "member__given_name", "member__family_name", "member__country",
+    "member__club__name", "grade", "rating", "provisional", "tournaments", "games",
+    "last_played", "active_until",
+)  # fmt: skip
+
+
+def _ranked_window(
+    entries: QuerySet[RatingEntry], key: Callable[..., str], *, start: int, stop: int, total: int
+) -> list[tuple[Any, ...]]:
+    """Rows `start:stop` of `entries` in `API_ORDER` as (rank, *`_PLAYER_FIELDS`), found as
+    the list page finds a page (`selectors.keys_of_page`: from the nearer end, or cut out
+    of the keys in that order, kept), then read by key. Ranking every row above by a window
+    cost an offset of 40,000 in the EGD list 80 ms."""
+    keys_only = entries.select_related(None).only("id", "rating")
+
+    def keys() -> selectors.KeysInOrder:
+        kept = cache.get(key("keys"))
+        if kept is None:
+            kept = selectors.keys_in_order(keys_only, API_ORDER)
+            cache.set(key("keys"), kept, COUNT_SECONDS)
+        return kept
+
+    window = selectors.keys_of_page(
+        keys_only, ordering=API_ORDER, keys=keys, start=start, stop=stop, total=total
+    )
+    best_first = cache.get(key("ratings"))
+    if best_first is None:
+        best_first = selectors.ratings_best_first(keys_only)
+        cache.set(key("ratings"), best_first, COUNT_SECONDS)
+    values = entries.filter(any_of("pk", [pk for pk, _rating in window]))
+    by_key = {pk: row for pk, *row in values.values_list("pk", *_PLAYER_FIELDS)}
+    return [
+        (selectors.rank_among(best_first, rating), *by_key[pk])
+        for pk, rating in window
+        if pk in by_key  # else gone since the keys were kept: the window is short
+    ]
 
 
 def _count(entries: QuerySet[RatingEntry], key: str) -> int:

@@ -112,7 +112,7 @@ def _keys_in_order(
     rating_list: RatingList,
     filterset: RatingEntryFilter,
     ordering: Sequence[str],
-) -> list[int]:
+) -> selectors.KeysInOrder:
     """The ids the filter keeps in the page's order, kept as the ratings are (a deep page
     of a sorted list is cut out of them: see `selectors.page_in_order`). Read with their
     ratings, which are kept too: the page ranks its rows among them next."""
@@ -121,9 +121,10 @@ def _keys_in_order(
     )
     keys = cache.get(key)
     if keys is None:
-        keys, ratings = selectors.keys_in_order(_keys(filterset.qs), ordering)
+        keys = selectors.keys_in_order(_keys(filterset.qs), ordering)
         cache.set(key, keys, COUNT_SECONDS)
-        cache.add(_ratings_key(request, rating_list), ratings, COUNT_SECONDS)
+        best_first = sorted(keys.ratings, reverse=True)
+        cache.add(_ratings_key(request, rating_list), best_first, COUNT_SECONDS)
     return keys
 
 
@@ -147,7 +148,7 @@ def _page_reader(
     filterset: RatingEntryFilter,
     table: RatingEntryTable,
     ratings: Callable[[], list[float]],
-    keys: Callable[[], list[int]],
+    keys: Callable[[], selectors.KeysInOrder],
     *,
     deep: bool,
 ) -> Callable[..., list[RatingEntry]] | None:
@@ -225,12 +226,13 @@ def rating_list(request: HttpRequest, slug: str) -> HttpResponse:
             stop=table.page.end_index(),
             total=table.paginator.count,
         )
-        # These are the page's rows (the pager asks how many): its slice is never read.
-        table.page.object_list = BoundRows(records, table)
     else:
         records = list(table.page.object_list.data) if table.page else []
     if deep or read_page is not None:  # the page holds keys: read whole
         records = selectors.entries_of_page(the_list, records)
+    if read_page is not None:
+        # These are the page's rows (the pager asks how many): its slice is never read.
+        table.page.object_list = BoundRows(records, table)
     for record in records:
         record.shown = format_rating(record.rating, the_list.system, record.provisional)
     list_counts.mark_inactive(records, filters.today())
