@@ -45,12 +45,15 @@ def club_detail(request: HttpRequest, slug: str) -> HttpResponse:
     page = Paginator(site_selectors.club_members(club), MEMBERS_PER_PAGE).get_page(
         request.GET.get("page")
     )
+    members = site_selectors.club_members_slice(
+        club, start=page.start_index() - 1, stop=page.end_index(), total=page.paginator.count
+    )  # the page's own slice is never read
     return render(
         request,
         "clubsite/club_detail.html",
         {
             "club": club,
-            "members": page.object_list,
+            "members": members,
             "page": page,
             "tournaments": site_selectors.club_tournaments(club),
             "lists": club.rating_lists.all(),

@@ -520,3 +520,23 @@ def test_tournament_list_rows_say_who_held_them_on_every_page_and_sort(client, d
     deep = client.get(url, {"sort": "-name", "page": 2}).content.decode()
     assert deep.count("<tr><td>") == 12 and '<td class="num">0</td>' in deep
     assert "A Abroad Cup" in deep and "A Hosted Cup" in deep  # by name, descending
+
+
+def test_club_pages_show_every_member_once_in_name_order(client, db):
+    """A big club's pages, past the middle read from the end of the name order: walking
+    them all shows each member once, namesakes included, by name then id."""
+    from clubsite.models import Club
+    from tests.factories import MemberFactory
+
+    club = Club.objects.create(name="Big Club", slug="big-club")
+    for i in range(250):
+        MemberFactory(club=club, family_name=f"Name{i % 70:02d}", given_name="Ann")
+    shown = []
+    for page in (1, 2, 3):
+        response = client.get(reverse("club_detail", args=["big-club"]), {"page": page})
+        shown += list(response.context["members"])
+    assert len(shown) == 250
+    assert [m.pk for m in shown] == [
+        m.pk for m in sorted(shown, key=lambda m: (m.family_name, m.given_name, m.pk))
+    ]
+    assert len({m.pk for m in shown}) == 250
