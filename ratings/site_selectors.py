@@ -41,6 +41,9 @@ def club_members_slice(club: Club, *, start: int, stop: int, total: int) -> list
     through 44,900 names to its last page (22 ms of 50). The id breaks ties of names, so
     the order reverses exactly."""
     members = club_members(club)
+    start = max(0, start)  # an empty club's only page starts at 0 (Page.start_index)
+    if stop <= start:
+        return []
     if start <= total - stop:
         return list(members[start:stop])
     rows = list(members.reverse()[max(0, total - stop) : total - start])

@@ -540,3 +540,12 @@ def test_club_pages_show_every_member_once_in_name_order(client, db):
         m.pk for m in sorted(shown, key=lambda m: (m.family_name, m.given_name, m.pk))
     ]
     assert len({m.pk for m in shown}) == 250
+
+
+def test_a_club_without_members_has_its_page(client, db):
+    from clubsite.models import Club
+
+    Club.objects.create(name="Empty Club", slug="empty-club")
+    response = client.get(reverse("club_detail", args=["empty-club"]), {"page": 3})
+    assert response.status_code == 200
+    assert list(response.context["members"]) == []
