@@ -195,12 +195,13 @@ def page_in_order(
     rating through the members) as entries with only their id, rating and rank (as
     `with_rank` gives it, found in `ratings()`, `ratings_best_first(entries)`), not by
     ranking every row in the database; `entries_of_page` reads them whole."""
-    best_first = ratings()
-    rows = []
-    for pk, rating in keys_of_page(
+    page = keys_of_page(
         entries, ordering=ordering, keys=keys, deep_rows=deep_rows, start=start, stop=stop,
         total=total,
-    ):  # fmt: skip
+    )  # fmt: skip
+    best_first = ratings()  # after the keys: a caller may keep the ratings read with them
+    rows = []
+    for pk, rating in page:
         row = RatingEntry(pk=pk, rating=rating)
         row.rank = rank_among(best_first, rating)
         rows.append(row)
@@ -257,9 +258,8 @@ def keys_in_order(entries: QuerySet[RatingEntry], ordering: Sequence[str]) -> Ke
     """The entries' ids and ratings sorted as `keys_of_page` sorts them (for its `keys`):
     kept (a list of 45,000 is read in 50 ms), a deep page is cut out of them. Their
     ratings, highest first, are `ratings_best_first(entries)`."""
-    rows = entries.order_by(*ordering, "pk").values_list("pk", "rating")
-    ids, ratings = zip(*rows, strict=True) if rows else ((), ())
-    return KeysInOrder(list(ids), list(ratings))
+    rows = list(entries.order_by(*ordering, "pk").values_list("pk", "rating"))
+    return KeysInOrder([row[0] for row in rows], [row[1] for row in rows])
 
 
 def rank_among(ratings_best_first: Sequence[float], rating: float) -> int:

@@ -178,6 +178,7 @@ def _ranked_window(
         if kept is None:
             kept = selectors.keys_in_order(keys_only, API_ORDER)
             cache.set(key("keys"), kept, COUNT_SECONDS)
+            cache.add(key("ratings"), sorted(kept.ratings, reverse=True), COUNT_SECONDS)
         return kept
 
     window = selectors.keys_of_page(
