@@ -242,8 +242,9 @@ def keys_of_page(
 
 
 # Rows from the nearer end of the sorted rows from which `page_in_order` cuts a page out of
-# the cached keys rather than out of the rows (a hundred pages of fifty): walking an index
-# from an end, 5,000 rows cost about what reading all 45,000 keys in order does.
+# the cached keys rather than out of the rows (a hundred pages of fifty): walking the
+# names' index from an end, 5,000 rows cost about 15 ms, a quarter of reading the EGD
+# list's 45,000 keys in order (the first visit of a deep page pays that, once).
 DEEP_ROWS = 5000
 
 
