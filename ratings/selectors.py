@@ -263,6 +263,32 @@ def keys_in_order(entries: QuerySet[RatingEntry], ordering: Sequence[str]) -> Ke
     return KeysInOrder([row[0] for row in rows], [row[1] for row in rows])
 
 
+def kept_keys_in_order(
+    entries: QuerySet[RatingEntry],
+    ordering: Sequence[str],
+    *,
+    key: str,
+    ratings_key: str,
+    seconds: int,
+) -> KeysInOrder:
+    """`keys_in_order(entries, ordering)`, kept in the cache under `key` for `seconds`; the
+    ratings read with them are kept too, highest first, under `ratings_key` (where
+    `kept_ratings_best_first` looks), unless some are there already."""
+    kept = cache.get(key)
+    if kept is None:
+        kept = keys_in_order(entries, ordering)
+        cache.set(key, kept, seconds)
+        cache.add(ratings_key, sorted(kept.ratings, reverse=True), seconds)
+    return kept
+
+
+def kept_ratings_best_first(
+    entries: QuerySet[RatingEntry], *, key: str, seconds: int
+) -> list[float]:
+    """`ratings_best_first(entries)`, kept in the cache under `key` for `seconds`."""
+    return cache.get_or_set(key, lambda: ratings_best_first(entries), seconds)
+
+
 def rank_among(ratings_best_first: Sequence[float], rating: float) -> int:
     """The rank of `rating` among these ratings (highest first), as `with_rank` gives it:
     one more than the ratings higher."""

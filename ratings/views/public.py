@@ -7,7 +7,6 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from functools import partial
 
-from django.core.cache import cache
 from django.core.exceptions import ObjectDoesNotExist
 from django.db.models import Q, QuerySet
 from django.http import Http404, HttpRequest, HttpResponse
@@ -94,11 +93,9 @@ def _ratings_best_first(
 ) -> list[float]:
     """The ratings the filter keeps, highest first, kept as long as the page's count (the
     key names the list's version: a recompute changes it)."""
-    ratings = cache.get(_ratings_key(request, rating_list))
-    if ratings is None:
-        ratings = selectors.ratings_best_first(_keys(filterset.qs))
-        cache.set(_ratings_key(request, rating_list), ratings, COUNT_SECONDS)
-    return ratings
+    return selectors.kept_ratings_best_first(
+        _keys(filterset.qs), key=_ratings_key(request, rating_list), seconds=COUNT_SECONDS
+    )
 
 
 def _ratings_key(request: HttpRequest, rating_list: RatingList) -> str:
@@ -116,16 +113,15 @@ def _keys_in_order(
     """The ids the filter keeps in the page's order, kept as the ratings are (a deep page
     of a sorted list is cut out of them: see `selectors.page_in_order`). Read with their
     ratings, which are kept too: the page ranks its rows among them next."""
-    key = selectors.list_version_key(
-        rating_list, "keys", _filter_query(request), list(ordering), filters.today()
+    return selectors.kept_keys_in_order(
+        _keys(filterset.qs),
+        ordering,
+        key=selectors.list_version_key(
+            rating_list, "keys", _filter_query(request), list(ordering), filters.today()
+        ),
+        ratings_key=_ratings_key(request, rating_list),
+        seconds=COUNT_SECONDS,
     )
-    keys = cache.get(key)
-    if keys is None:
-        keys = selectors.keys_in_order(_keys(filterset.qs), ordering)
-        cache.set(key, keys, COUNT_SECONDS)
-        best_first = sorted(keys.ratings, reverse=True)
-        cache.add(_ratings_key(request, rating_list), best_first, COUNT_SECONDS)
-    return keys
 
 
 def _keys(entries: QuerySet[RatingEntry]) -> QuerySet[RatingEntry]:
@@ -150,6 +146,7 @@ def _page_reader(
     ratings: Callable[[], list[float]],
     keys: Callable[[], selectors.KeysInOrder],
     *,
+    ordering: Sequence[str],
     deep: bool,
 ) -> Callable[..., list[RatingEntry]] | None:
     """How the page is read without ranking every row above it (None: as the table reads
@@ -163,7 +160,7 @@ def _page_reader(
         return None
     in_order = partial(
         selectors.page_in_order,
-        ordering=table.data.data.query.order_by,
+        ordering=ordering,
         ratings=ratings,
         keys=keys,
         deep_rows=None if tuple(table.order_by)[0] in _ALONG_AN_INDEX else 0,
@@ -218,7 +215,7 @@ def rating_list(request: HttpRequest, slug: str) -> HttpResponse:
     ratings = partial(_ratings_best_first, request, the_list, filterset)
     ordering = table.data.data.query.order_by
     keys = partial(_keys_in_order, request, the_list, filterset, ordering)
-    read_page = _page_reader(filterset, table, ratings, keys, deep=deep)
+    read_page = _page_reader(filterset, table, ratings, keys, ordering=ordering, deep=deep)
     if read_page is not None:
         records = read_page(
             _keys(filterset.qs),

@@ -361,13 +361,7 @@ def test_pages_sorted_otherwise_show_every_row_once_with_its_rank_by_rating(
     from django.db import connection
     from django.test.utils import CaptureQueriesContext
 
-    entries = list(RatingEntry.objects.filter(rating_list=big_list).select_related("member"))
-    for i, entry in enumerate(entries):
-        entry.rating = 3000 - 10 * (i // 3)  # threes rated alike
-        entry.member.family_name = f"Same{i // 4:02d}"  # fours of one name
-        entry.member.given_name = "Ann"
-        entry.member.save()
-    RatingEntry.objects.bulk_update(entries, ["rating"])
+    entries = make_ties_and_namesakes(big_list)
     cache.clear()
     kept = [
         e
