@@ -233,9 +233,15 @@ def keys_of_page(
     if keys is not None and min(start, total - stop) >= deep_rows:
         kept = keys()
         return list(zip(kept.ids[start:stop], kept.ratings[start:stop], strict=True))
+    return rows_from_nearer_end(in_order, start=start, stop=stop, total=total)
+
+
+def rows_from_nearer_end(in_order: QuerySet[Any], *, start: int, stop: int, total: int) -> list:
+    """`in_order[start:stop]` (of `total` rows), past the middle read from the end of the
+    order and turned round: walking an index from the far end visits every row before
+    the slice. `in_order` must reverse exactly (a unique key last in its order)."""
     if start <= total - stop:
         return list(in_order[start:stop])
-    # Nearer the end: read from it, the same rows turned round.
     rows = list(in_order.reverse()[max(0, total - stop) : total - start])
     rows.reverse()
     return rows

@@ -13,7 +13,7 @@ from django.db.models import Prefetch, QuerySet
 from clubsite.models import Club, GameKind, Member
 from ratings.display.calculator import SYSTEMS_BY_GAME, Expectation, expectation
 from ratings.models import RatingEntry
-from ratings.selectors import current_rating
+from ratings.selectors import current_rating, rows_from_nearer_end
 from tournaments.models import Tournament
 from tournaments.selectors import tournament_public_list
 
@@ -40,15 +40,10 @@ def club_members_slice(club: Club, *, start: int, stop: int, total: int) -> list
     end of the name order and turned round: a club holding the EGD's 45,000 members read
     through 44,900 names to its last page (22 ms of 50). The id breaks ties of names, so
     the order reverses exactly."""
-    members = club_members(club)
     start = max(0, start)  # an empty club's only page starts at 0 (Page.start_index)
     if stop <= start:
         return []
-    if start <= total - stop:
-        return list(members[start:stop])
-    rows = list(members.reverse()[max(0, total - stop) : total - start])
-    rows.reverse()
-    return rows
+    return rows_from_nearer_end(club_members(club), start=start, stop=stop, total=total)
 
 
 def club_tournaments(club: Club, limit: int = 50) -> QuerySet[Tournament]:
