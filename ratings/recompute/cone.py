@@ -44,6 +44,7 @@ from ratings.recompute.reads import (
     engine_games,
     fast_rows,
     fide_history,
+    last_rows_sent,
     load_game_records,
     published_grades,
     read_members,
@@ -124,15 +125,26 @@ def cone_replay(rating_list: RatingList, from_date: dt.date) -> ReplayOutcome | 
     games = load_game_records(
         [t.pk for t in candidates], handicaps=rating_list.system in GO_SYSTEMS
     )
-    for t_id, records in games.items():
-        if not set(map(int, record_player_ids(records))) <= players[t_id]:
-            return None  # a game of someone not entered in the table: no cone to trust
-
     member_ids = sorted(reach)
-    stored_states = _StoredStates(rating_list, from_date, member_ids, stored_rows, gone=gone)
+    with last_rows_sent(rating_list, from_date, member_ids) as last_rows_received:
+        # While the server finds their states before the date, the work that needs no
+        # more of the database.
+        unentered = any(
+            not set(map(int, record_player_ids(records))) <= players[t_id]
+            for t_id, records in games.items()
+        )
+        rows_by_member, rows_by_key = _stored_by_member(stored_rows, reach, gone)
+        outcome = ReplayOutcome(from_date=from_date)
+        outcome.stored_keys = {}
+        for row in stored_rows:
+            outcome.stored_keys.setdefault(row[0], {})[row[3]] = (row[2], row[1])
+        last_rows = last_rows_received()
+    if unentered:
+        return None  # a game of someone not entered in the table: no cone to trust
+    before = StatesBefore(rating_list, from_date, member_ids, last_rows=last_rows)
+    stored_states = _StoredStates(before, rows_by_member, rows_by_key)
     members = read_members(member_ids)
     fide_dated = fide_history(member_ids) if rating_list.system == "orr" else {}
-    outcome = ReplayOutcome(from_date=from_date)
     replayed: list[int] = []
     for tournament in candidates:
         entrants = players[tournament.pk]
@@ -170,10 +182,22 @@ def cone_replay(rating_list: RatingList, from_date: dt.date) -> ReplayOutcome | 
             else:
                 differs.add(member_id)
     outcome.scope = sorted({*replayed, *removed})
-    outcome.stored_keys = {}
-    for row in stored_rows:
-        outcome.stored_keys.setdefault(row[0], {})[row[3]] = (row[2], row[1])
     return outcome
+
+
+def _stored_by_member(
+    stored_rows: list[tuple[Any, ...]], member_ids: set[int], gone: set[Key]
+) -> tuple[dict[int, list[tuple[Any, ...]]], dict[Key, tuple[Any, ...]]]:
+    """The stored rows (`_StoredStates.FIELDS`) of `member_ids` but the `gone` ones: each
+    member's in replay order, and each by its key."""
+    by_member: dict[int, list[tuple[Any, ...]]] = defaultdict(list)
+    by_key: dict[Key, tuple[Any, ...]] = {}
+    for row in sorted(stored_rows, key=_replay_order):
+        key = (row[3], row[0])  # (member, tournament)
+        if key[0] in member_ids and key not in gone:
+            by_member[key[0]].append(row)
+            by_key[key] = row
+    return by_member, by_key
 
 
 class _StoredStates:
@@ -185,24 +209,14 @@ class _StoredStates:
 
     def __init__(
         self,
-        rating_list: RatingList,
-        from_date: dt.date,
-        member_ids: list[int],
-        stored_rows: list[tuple[Any, ...]],
-        *,
-        gone: set[tuple[int, int]],
+        before: StatesBefore,
+        rows: dict[int, list[tuple[Any, ...]]],
+        by_key: dict[Key, tuple[Any, ...]],
     ) -> None:
-        """`stored_rows`: the list's rows from `from_date` on, read as `FIELDS`."""
-        wanted = set(member_ids)
-        self.before = StatesBefore(rating_list, from_date, member_ids)
-        self.rows: dict[int, list[tuple[Any, ...]]] = defaultdict(list)
-        self.by_key: dict[Key, tuple[Any, ...]] = {}
+        """`before`: their states before the date; `rows`, `by_key`: their stored rows from
+        it (`_stored_by_member`)."""
+        self.before, self.rows, self.by_key = before, rows, by_key
         self.json_text = connection.vendor == "postgresql"
-        for row in stored_rows:
-            key = (row[3], row[0])  # (member, tournament)
-            if key[0] in wanted and key not in gone:
-                self.rows[key[0]].append(row)
-                self.by_key[key] = row
 
     def state_as_stored(self, member_id: int, tournament_id: int, row: HistoryRow | None) -> bool:
         """Whether his state after the table, as the replayed `row` carries it (None: the
@@ -222,8 +236,11 @@ class _StoredStates:
     def just_before(self, member_id: int, tournament: Tournament) -> MemberState | None:
         """His state just before `tournament` (None: he has none, a newcomer)."""
         until = (tournament.end_date, tournament.pk)
-        earlier = (row for row in self.rows.get(member_id, ()) if _replay_order(row) < until)
-        last = max(earlier, key=_replay_order, default=None)  # his rows are a few, unsorted
+        last = None
+        for row in reversed(self.rows.get(member_id, ())):  # a few, in replay order
+            if _replay_order(row) < until:
+                last = row
+                break
         if last is None:
             return self.before.get(member_id)
         state = state_of(last[3:], json_text=self.json_text)

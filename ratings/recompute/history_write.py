@@ -32,7 +32,7 @@ from django.db import connection
 from ratings.models import RatingHistory
 from ratings.recompute.bulk import as_json, breakdown_json, copy_to_temporary, insert_rows
 from ratings.recompute.reads import fast_rows, id_array, stored_table_digests, with_ids
-from ratings.recompute.state import HistoryRow, resolved_breakdown
+from ratings.recompute.state import BreakdownGame, HistoryRow, resolved_breakdown
 from ratings.systems.model import GameOutput
 
 COLUMNS = [
@@ -43,7 +43,7 @@ COLUMNS = [
 ]  # fmt: skip
 
 
-def fingerprint(row: HistoryRow) -> int:
+def fingerprint(row: HistoryRow, breakdown: tuple[BreakdownGame, ...] | None = None) -> int:
     """The digest of a row's columns but its key and `sequence` (a signed 64-bit integer).
 
     The values go through `marshal` format 2, which writes numbers in binary (no float
@@ -51,8 +51,10 @@ def fingerprint(row: HistoryRow) -> int:
     that would depend on which objects happen to be shared, so the same values give the
     same bytes in every process; then an 8-byte BLAKE2b. The breakdown goes in as stored
     (`resolved_breakdown`), so rows written before it was kept as the engine gives it
-    keep their fingerprints."""
-    values = (row.date.toordinal(), (*row[_AFTER_SEQUENCE:_BREAKDOWN], resolved_breakdown(row)))
+    keep their fingerprints. `breakdown`: that, when the caller has it already."""
+    if breakdown is None:
+        breakdown = resolved_breakdown(row)
+    values = (row.date.toordinal(), (*row[_AFTER_SEQUENCE:_BREAKDOWN], breakdown))
     digest = hashlib.blake2b(marshal.dumps(values, 2), digest_size=8).digest()
     return int.from_bytes(digest, "big", signed=True)
 
@@ -66,13 +68,19 @@ _FROM_SEQUENCE = _AFTER_SEQUENCE - 1
 _BREAKDOWN = HistoryRow._fields.index("breakdown")
 
 
-def _values(rating_list_id: int, row: HistoryRow, history: str | None, digest: int) -> tuple:
+def _values(
+    rating_list_id: int,
+    row: HistoryRow,
+    history: str | None,
+    breakdown: tuple[BreakdownGame, ...],
+    digest: int,
+) -> tuple:
     return (
         rating_list_id, row.member_id, row.tournament_id, row.date, row.sequence,
         row.rating_in, row.before, row.after, row.change, row.games_count, row.rated,
         row.provisional, row.anomalous, row.reset, row.grade, row.list_grade, row.klass,
         row.note, row.tournaments_so_far, row.games_so_far, row.best_grade_so_far, history,
-        breakdown_json(resolved_breakdown(row)), digest,
+        breakdown_json(breakdown), digest,
     )  # fmt: skip
 
 
@@ -217,13 +225,13 @@ def _compare_rows(
     added: list[tuple] = []
     changed: list[tuple] = []
     for row in rows:
-        history = as_json(row.history)
-        digest = fingerprint(row)
+        breakdown = resolved_breakdown(row)
+        digest = fingerprint(row, breakdown)
         was = stored.pop((row.member_id, row.tournament_id), None)
         if was is None:
-            added.append(_values(rating_list_id, row, history, digest))
+            added.append(_values(rating_list_id, row, as_json(row.history), breakdown, digest))
         elif was != (row.sequence, digest):
-            changed.append(_values(rating_list_id, row, history, digest))
+            changed.append(_values(rating_list_id, row, as_json(row.history), breakdown, digest))
     removed = list(stored)  # in these tables, no longer replayed
     with connection.cursor() as cursor:
         if removed:
@@ -272,6 +280,7 @@ def _replace(
     written = stale.delete()[0]
     values = []
     for row in rows:
-        history = as_json(row.history)
-        values.append(_values(rating_list_id, row, history, fingerprint(row)))
+        breakdown = resolved_breakdown(row)
+        digest = fingerprint(row, breakdown)
+        values.append(_values(rating_list_id, row, as_json(row.history), breakdown, digest))
     return affected, written + insert_rows(RatingHistory, COLUMNS, values)

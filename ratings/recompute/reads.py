@@ -7,7 +7,8 @@ from __future__ import annotations
 import datetime as dt
 import json
 from collections import defaultdict
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
+from contextlib import contextmanager
 from itertools import groupby, repeat
 from operator import itemgetter
 from typing import Any
@@ -42,9 +43,16 @@ class StatesBefore:
     25,000 players it may reach and starts about a fifth of them."""
 
     def __init__(
-        self, rating_list: RatingList, day: dt.date, member_ids: list[int] | None = None
+        self,
+        rating_list: RatingList,
+        day: dt.date,
+        member_ids: list[int] | None = None,
+        *,
+        last_rows: dict[int, tuple[Any, ...]] | None = None,
     ) -> None:
-        self.rows = _last_rows(rating_list, day, member_ids)
+        """`last_rows`: their last rows before the day, when read already
+        (`last_rows_sent`)."""
+        self.rows = _last_rows(rating_list, day, member_ids) if last_rows is None else last_rows
         self.starts = baseline_starts(rating_list, member_ids)
         self.json_text = connection.vendor == "postgresql"  # see `fast_rows`
 
@@ -116,20 +124,11 @@ def _last_rows(
     if not earlier.exists():  # a replay from the list's start
         return {}
     if member_ids is not None and connection.vendor == "postgresql":
-        # One probe of the index per member, from his newest row down: tens of thousands
-        # of players take a fraction of a sweep over everyone's rows.
-        columns = ", ".join(f"h.{c}" for c in STATE_COLUMNS[1:])
-        query = (
-            f"SELECT m.id, {columns} FROM unnest(%s::bigint[]) AS m(id) CROSS JOIN LATERAL "
-            f"(SELECT {', '.join(STATE_COLUMNS[1:])} FROM ratings_ratinghistory "
-            "WHERE rating_list_id = %s AND member_id = m.id AND date < %s "
-            "ORDER BY date DESC, sequence DESC LIMIT 1) h"
-        )
         with connection.cursor() as cursor:
             # Streamed in small chunks: the server goes on probing while the rows it has
             # sent are taken in here.
             params = [id_array(member_ids), rating_list.pk, day]
-            rows = cursor.cursor.stream(query, params, size=2000)
+            rows = cursor.cursor.stream(_PROBE_LAST_ROWS, params, size=2000)
             return {row[0]: row for row in rows}
     newest_first = earlier.order_by("member_id", "-date", "-sequence")
     if connection.vendor == "postgresql":
@@ -142,6 +141,39 @@ def _last_rows(
         for row in fast_rows(queryset.values_list(*STATE_COLUMNS)):
             last.setdefault(row[0], row)  # SQLite: a member's rows after his first are older
     return last
+
+
+# PostgreSQL: one probe of the index `history_list_state` per member, from his newest row
+# down: tens of thousands of players take a fraction of a sweep over everyone's rows.
+_PROBE_LAST_ROWS = (
+    f"SELECT m.id, {', '.join(f'h.{c}' for c in STATE_COLUMNS[1:])} "
+    "FROM unnest(%s::bigint[]) AS m(id) CROSS JOIN LATERAL "
+    f"(SELECT {', '.join(STATE_COLUMNS[1:])} FROM ratings_ratinghistory "
+    "WHERE rating_list_id = %s AND member_id = m.id AND date < %s "
+    "ORDER BY date DESC, sequence DESC LIMIT 1) h"
+)
+
+
+@contextmanager
+def last_rows_sent(
+    rating_list: RatingList, day: dt.date, member_ids: list[int]
+) -> Iterator[Callable[[], dict[int, tuple[Any, ...]]]]:
+    """Members' last rows before `day` (as `StatesBefore` takes them), asked for on entering:
+    on PostgreSQL the server probes for them (80 ms for a cone's 25,000 players) while
+    the body goes on in Python, which must not query before it has called the function
+    this gives, which returns them (psycopg's pipeline mode). Elsewhere that function
+    reads them."""
+    if connection.vendor != "postgresql":
+        yield lambda: _last_rows(rating_list, day, member_ids)
+        return
+    if not RatingHistory.objects.filter(rating_list=rating_list, date__lt=day).exists():
+        yield dict  # a replay from the list's start
+        return
+    connection.ensure_connection()
+    driver = connection.connection
+    with driver.pipeline(), driver.cursor() as cursor:
+        cursor.execute(_PROBE_LAST_ROWS, [id_array(member_ids), rating_list.pk, day])
+        yield lambda: {row[0]: row for row in cursor.fetchall()}
 
 
 def fast_rows(queryset: Any) -> Iterable[tuple[Any, ...]]:
