@@ -9,6 +9,7 @@ import pytest
 
 from ratings.models import ListTournament, RatingEntry, RatingHistory, RecomputeRun
 from ratings.recompute.cone import cone_replay
+from ratings.recompute.reads import StatesBefore, last_rows_sent
 from ratings.recompute.services import rating_list_recompute
 from ratings.submissions.services import tournament_approve_and_rate as tournament_approve
 from ratings.submissions.services import tournament_reopen_and_unrate as tournament_reopen
@@ -325,3 +326,28 @@ def test_a_game_of_someone_the_table_does_not_enter_leaves_no_cone(
     )
     other.participants.filter(member_id=shared[0]).delete()  # his games there stay
     assert cone_replay(rating_list, first.end_date) is None
+
+
+def test_the_states_before_a_date_sent_ahead_are_those_read_in_turn(
+    django_capture_on_commit_callbacks,
+):
+    """The cone asks for its players' states before its date on entering a block that goes
+    on in Python (on PostgreSQL the server probes meanwhile, in pipeline mode): they are
+    the states read in turn, and a failure inside the block leaves the connection usable."""
+    rating_list, tournaments, _first, _referee = _rated_in_order(
+        15, django_capture_on_commit_callbacks
+    )
+    day = max(t.end_date for t in tournaments)
+    member_ids = sorted(
+        {m for t in tournaments for m in t.participants.values_list("member_id", flat=True)}
+    )
+    member_ids.append(member_ids[-1] + 1000)  # nobody: no state
+    with last_rows_sent(rating_list, day, member_ids) as received:
+        sent = received()
+    in_turn = StatesBefore(rating_list, day, member_ids).all()
+    assert in_turn, "no player has a state before the last table"
+    assert StatesBefore(rating_list, day, member_ids, last_rows=sent).all() == in_turn
+
+    with pytest.raises(ZeroDivisionError), last_rows_sent(rating_list, day, member_ids):
+        _ = 1 / 0
+    assert RatingHistory.objects.filter(rating_list=rating_list, date__lt=day).exists()
