@@ -192,11 +192,10 @@ def _stored_by_member(
     member's in replay order, and each by its key."""
     by_member: dict[int, list[tuple[Any, ...]]] = defaultdict(list)
     by_key: dict[Key, tuple[Any, ...]] = {}
-    for row in sorted(stored_rows, key=_replay_order):
-        key = (row[3], row[0])  # (member, tournament)
-        if key[0] in member_ids and key not in gone:
-            by_member[key[0]].append(row)
-            by_key[key] = row
+    kept = [row for row in stored_rows if row[3] in member_ids and (row[3], row[0]) not in gone]
+    for row in sorted(kept, key=_replay_order):
+        by_member[row[3]].append(row)
+        by_key[row[3], row[0]] = row  # (member, tournament)
     return by_member, by_key
 
 

@@ -120,7 +120,7 @@ def _last_rows(
 ) -> dict[int, tuple[Any, ...]]:
     """Each member's last row before `day` as `STATE_COLUMNS` (all members, or
     `member_ids`), as `fast_rows` reads it."""
-    earlier = RatingHistory.objects.filter(rating_list=rating_list, date__lt=day)
+    earlier = _rows_before(rating_list, day)
     if not earlier.exists():  # a replay from the list's start
         return {}
     if member_ids is not None and connection.vendor == "postgresql":
@@ -141,6 +141,11 @@ def _last_rows(
         for row in fast_rows(queryset.values_list(*STATE_COLUMNS)):
             last.setdefault(row[0], row)  # SQLite: a member's rows after his first are older
     return last
+
+
+def _rows_before(rating_list: RatingList, day: dt.date) -> Any:
+    """The list's history rows before `day` (none: a replay from the list's start)."""
+    return RatingHistory.objects.filter(rating_list=rating_list, date__lt=day)
 
 
 # PostgreSQL: one probe of the index `history_list_state` per member, from his newest row
@@ -166,8 +171,8 @@ def last_rows_sent(
     if connection.vendor != "postgresql":
         yield lambda: _last_rows(rating_list, day, member_ids)
         return
-    if not RatingHistory.objects.filter(rating_list=rating_list, date__lt=day).exists():
-        yield dict  # a replay from the list's start
+    if not _rows_before(rating_list, day).exists():  # a replay from the list's start
+        yield dict
         return
     connection.ensure_connection()
     driver = connection.connection
