@@ -57,12 +57,6 @@ from ratings.recompute.rules import GO_SYSTEMS
 from ratings.recompute.state import HistoryRow, Key, MemberState, ReplayOutcome, rank_of
 from tournaments.models import Tournament
 
-# A stored row as the cone reads it: its key, position, fingerprint and id (what the store
-# compares and rewrites by), then the state after it (`reads.STATE_COLUMNS`, from the
-# member on; its date last).
-_STORED_FIELDS = ("tournament_id", "fingerprint", "sequence", "id", *STATE_COLUMNS)
-_TOURNAMENT, _FINGERPRINT, _SEQUENCE, _ID, _MEMBER = range(5)
-
 
 def cone_replay(rating_list: RatingList, from_date: dt.date) -> ReplayOutcome | None:
     """The replay of the tournaments from `from_date` that a change can reach, or None
@@ -97,10 +91,10 @@ def cone_replay(rating_list: RatingList, from_date: dt.date) -> ReplayOutcome | 
         fast_rows(
             RatingHistory.objects.filter(rating_list=rating_list, date__gte=from_date)
             .order_by()
-            .values_list(*_STORED_FIELDS)
+            .values_list(*_StoredStates.FIELDS)
         )
     )
-    stored = {row[_TOURNAMENT] for row in stored_rows}
+    stored = {row[0] for row in stored_rows}
     changed = {t for t, rated_at in links if t in approved and rated_at is None}
     removed = stored - approved
     tournaments = list(
@@ -113,10 +107,9 @@ def cone_replay(rating_list: RatingList, from_date: dt.date) -> ReplayOutcome | 
     # longer enters. Their players differ from the start. (A changed table's other players
     # differ only if their rows come out otherwise.)
     gone = {
-        (row[_MEMBER], row[_TOURNAMENT])
+        (row[3], row[0])  # (member, tournament)
         for row in stored_rows
-        if row[_TOURNAMENT] in removed
-        or (row[_TOURNAMENT] in changed and row[_MEMBER] not in players[row[_TOURNAMENT]])
+        if row[0] in removed or (row[0] in changed and row[3] not in players[row[0]])
     }
     differs = {member_id for member_id, _t in gone}
     # The tables a change could reach at all (through every player of a table it reaches):
@@ -144,11 +137,7 @@ def cone_replay(rating_list: RatingList, from_date: dt.date) -> ReplayOutcome | 
         outcome = ReplayOutcome(from_date=from_date)
         outcome.stored_keys = {}
         for row in stored_rows:
-            outcome.stored_keys.setdefault(row[_TOURNAMENT], {})[row[_MEMBER]] = (
-                row[_SEQUENCE],
-                row[_FINGERPRINT],
-                row[_ID],
-            )
+            outcome.stored_keys.setdefault(row[0], {})[row[3]] = (row[2], row[1])
         last_rows = last_rows_received()
     if unentered:
         return None  # a game of someone not entered in the table: no cone to trust
@@ -199,18 +188,14 @@ def cone_replay(rating_list: RatingList, from_date: dt.date) -> ReplayOutcome | 
 def _stored_by_member(
     stored_rows: list[tuple[Any, ...]], member_ids: set[int], gone: set[Key]
 ) -> tuple[dict[int, list[tuple[Any, ...]]], dict[Key, tuple[Any, ...]]]:
-    """The stored rows (`_STORED_FIELDS`) of `member_ids` but the `gone` ones: each
+    """The stored rows (`_StoredStates.FIELDS`) of `member_ids` but the `gone` ones: each
     member's in replay order, and each by its key."""
     by_member: dict[int, list[tuple[Any, ...]]] = defaultdict(list)
     by_key: dict[Key, tuple[Any, ...]] = {}
-    kept = [
-        row
-        for row in stored_rows
-        if row[_MEMBER] in member_ids and (row[_MEMBER], row[_TOURNAMENT]) not in gone
-    ]
+    kept = [row for row in stored_rows if row[3] in member_ids and (row[3], row[0]) not in gone]
     for row in sorted(kept, key=_replay_order):
-        by_member[row[_MEMBER]].append(row)
-        by_key[row[_MEMBER], row[_TOURNAMENT]] = row
+        by_member[row[3]].append(row)
+        by_key[row[3], row[0]] = row  # (member, tournament)
     return by_member, by_key
 
 
@@ -218,6 +203,8 @@ class _StoredStates:
     """Players' stored states at any table from `from_date` on: each one's state after his
     last stored row before that table (the `gone` ones left out), or before the date (his
     rows carry running totals, so a state is one row; see `reads.states_before`)."""
+
+    FIELDS = ("tournament_id", "fingerprint", "sequence", *STATE_COLUMNS)  # of a stored row
 
     def __init__(
         self,
@@ -236,8 +223,7 @@ class _StoredStates:
         stored = self.by_key.get((member_id, tournament_id))
         if row is None or stored is None:
             return row is None and stored is None
-        state = stored[_MEMBER + 1 :]  # after the member
-        after, provisional, history, list_grade, tournaments, games, best, day = state
+        after, provisional, history, list_grade, tournaments, games, best, day = stored[4:]
         return (
             (row.after, row.provisional, row.tournaments_so_far, row.games_so_far, row.date)
             == (after, provisional, tournaments, games, day)
@@ -256,7 +242,7 @@ class _StoredStates:
                 break
         if last is None:
             return self.before.get(member_id)
-        state = state_of(last[_MEMBER:], json_text=self.json_text)
+        state = state_of(last[3:], json_text=self.json_text)
         state.from_baseline = self.before.named(member_id)
         return state
 
@@ -271,7 +257,7 @@ def _same_history(replayed: Any, stored: Any, *, json_text: bool) -> bool:
 
 def _replay_order(row: tuple[Any, ...]) -> tuple[dt.date, int]:
     """A stored row's place in replay order: its date, then its tournament's id."""
-    return row[-1], row[_TOURNAMENT]
+    return row[-1], row[0]
 
 
 def _decided_after(rated_at: dt.datetime | None, *decided: dt.datetime | None) -> bool:

@@ -7,14 +7,11 @@ to the list carries a digest of all its rows (`ListTournament.history_digest`).
 
 A recompute first digests each table it replayed: a table whose digest is the stored
 one keeps its rows untouched, unread. The rows of the other tables are compared one by
-one: the recompute reads their stored key, position, fingerprint and id (four integers a
-row), deletes the rows it no longer has and those whose fingerprint or position differ,
-and COPYs their new versions (under their old ids, which pages link to) and the new rows
-straight in. Rewriting all 414,000 rows at EGD scale took 23-24 s this way, plus about
-6 s of foreign-key checks at COMMIT (an UPDATE that keeps the keys skips them), where an
-UPDATE joined to a temporary table of the new values took 33-42 s. A table in the scope
-it did not replay at all loses its rows. A full recompute of an unchanged list at EGD
-scale digests 9,000 tables and writes nothing.
+one: the recompute reads their stored key, position and fingerprint (three integers a
+row), deletes the rows it no longer has, updates those whose fingerprint or position
+differ, and COPYs the new ones straight in. A table in the scope it did not replay at
+all loses its rows. A full recompute of an unchanged list at EGD scale digests 9,000
+tables and writes nothing.
 
 A row written or edited by anything else has no fingerprint (null), which never equals a
 computed one: such a row is rewritten by the next recompute that compares it; whatever
@@ -33,7 +30,7 @@ from typing import Any
 from django.db import connection
 
 from ratings.models import RatingHistory
-from ratings.recompute.bulk import as_json, breakdown_json, insert_rows
+from ratings.recompute.bulk import as_json, breakdown_json, copy_to_temporary, insert_rows
 from ratings.recompute.reads import fast_rows, id_array, stored_table_digests, with_ids
 from ratings.recompute.state import BreakdownGame, HistoryRow, resolved_breakdown
 from ratings.systems.model import GameOutput
@@ -62,8 +59,8 @@ def fingerprint(row: HistoryRow, breakdown: tuple[BreakdownGame, ...] | None = N
     return int.from_bytes(digest, "big", signed=True)
 
 
-# Stored rows by table, then member: their (sequence, fingerprint, id).
-StoredKeys = dict[int, dict[int, tuple[int, int | None, int]]]
+# Stored rows by table, then member: their (sequence, fingerprint).
+StoredKeys = dict[int, dict[int, tuple[int, int | None]]]
 
 # A row's columns from `rating_in` on (after its key, date and sequence), in field order.
 _AFTER_SEQUENCE = HistoryRow._fields.index("sequence") + 1
@@ -72,15 +69,18 @@ _BREAKDOWN = HistoryRow._fields.index("breakdown")
 
 
 def _values(
-    rating_list_id: int, row: HistoryRow, breakdown: tuple[BreakdownGame, ...], digest: int
+    rating_list_id: int,
+    row: HistoryRow,
+    history: str | None,
+    breakdown: tuple[BreakdownGame, ...],
+    digest: int,
 ) -> tuple:
-    """The row's columns (`COLUMNS`) as COPY writes them."""
     return (
         rating_list_id, row.member_id, row.tournament_id, row.date, row.sequence,
         row.rating_in, row.before, row.after, row.change, row.games_count, row.rated,
         row.provisional, row.anomalous, row.reset, row.grade, row.list_grade, row.klass,
-        row.note, row.tournaments_so_far, row.games_so_far, row.best_grade_so_far,
-        as_json(row.history), breakdown_json(breakdown), digest,
+        row.note, row.tournaments_so_far, row.games_so_far, row.best_grade_so_far, history,
+        breakdown_json(breakdown), digest,
     )  # fmt: skip
 
 
@@ -216,41 +216,53 @@ def _compare_rows(
     else:
         in_tables = RatingHistory.objects.filter(rating_list_id=rating_list_id).order_by()
         stored = {
-            (m, t): (s, f, pk)
+            (m, t): (s, f)
             for queryset in with_ids(in_tables, "tournament_id", tournament_ids)
-            for m, t, s, f, pk in fast_rows(
-                queryset.values_list("member_id", "tournament_id", "sequence", "fingerprint", "id")
+            for m, t, s, f in fast_rows(
+                queryset.values_list("member_id", "tournament_id", "sequence", "fingerprint")
             )
         }
-    # Rows to write, each with its breakdown as stored and its fingerprint; a row that
-    # replaces a stored one, with that one's id too.
-    added: list[tuple[HistoryRow, tuple[BreakdownGame, ...], int]] = []
-    replacing: list[tuple[HistoryRow, tuple[BreakdownGame, ...], int, int]] = []
+    added: list[tuple] = []
+    changed: list[tuple] = []
     for row in rows:
         breakdown = resolved_breakdown(row)
         digest = fingerprint(row, breakdown)
         was = stored.pop((row.member_id, row.tournament_id), None)
         if was is None:
-            added.append((row, breakdown, digest))
-        elif was[:2] != (row.sequence, digest):
-            replacing.append((row, breakdown, digest, was[2]))
+            added.append(_values(rating_list_id, row, as_json(row.history), breakdown, digest))
+        elif was != (row.sequence, digest):
+            changed.append(_values(rating_list_id, row, as_json(row.history), breakdown, digest))
     removed = list(stored)  # in these tables, no longer replayed
-    deleted = [pk for _s, _f, pk in stored.values()] + [pk for *_new, pk in replacing]
-    if deleted:
-        with connection.cursor() as cursor:
+    with connection.cursor() as cursor:
+        if removed:
             cursor.execute(
-                "DELETE FROM ratings_ratinghistory WHERE id = ANY(%s::bigint[])",
-                [id_array(deleted)],
+                "DELETE FROM ratings_ratinghistory t USING unnest(%s::bigint[], %s::bigint[]) "
+                "AS d(member_id, tournament_id) WHERE t.rating_list_id = %s "
+                "AND t.member_id = d.member_id AND t.tournament_id = d.tournament_id",
+                [
+                    id_array(m for m, _t in removed),
+                    id_array(t for _m, t in removed),
+                    rating_list_id,
+                ],
             )
-    # Each row's values are made as COPY sends them: the server takes in the rows sent
-    # while the next are made (a full rewrite's JSON takes seconds).
-    insert_rows(
-        RatingHistory,
-        [*COLUMNS, "id"],
-        ((*_values(rating_list_id, *new), pk) for *new, pk in replacing),
+        if changed:
+            _update(cursor, changed)
+    insert_rows(RatingHistory, COLUMNS, added)
+    return {m for m, _t in removed}, len(removed) + len(changed) + len(added)
+
+
+def _update(cursor: Any, rows: list[tuple]) -> None:
+    """Rewrite these rows' values in place (their key stays: no foreign key to check)."""
+    copy_to_temporary(cursor, "history_changed", "ratings_ratinghistory", COLUMNS, rows)
+    # No ANALYZE: never analysed, the table is estimated from its size, which is enough
+    # for this one join on the key (and analysing its JSON columns cost 0.75 s a year back).
+    values = [c for c in COLUMNS if c not in ("rating_list_id", "member_id", "tournament_id")]
+    cursor.execute(
+        f"UPDATE ratings_ratinghistory t SET {', '.join(f'{c} = n.{c}' for c in values)} "
+        "FROM history_changed n WHERE t.rating_list_id = n.rating_list_id "
+        "AND t.member_id = n.member_id AND t.tournament_id = n.tournament_id"
     )
-    insert_rows(RatingHistory, COLUMNS, (_values(rating_list_id, *new) for new in added))
-    return {m for m, _t in removed}, len(removed) + len(replacing) + len(added)
+    cursor.execute("DROP TABLE history_changed")
 
 
 def _replace(
@@ -260,23 +272,15 @@ def _replace(
     from_date: dt.date,
     tournament_ids: list[int] | None,
 ) -> tuple[set[int], int]:
-    """SQLite (the tests): delete the scope's rows and insert the new ones, a row that was
-    there under its old id."""
+    """SQLite (the tests): delete the scope's rows and insert the new ones."""
     stale = RatingHistory.objects.filter(rating_list_id=rating_list_id, date__gte=from_date)
     if tournament_ids is not None:
         stale = stale.filter(tournament_id__in=tournament_ids)
-    ids = {(m, t): pk for m, t, pk in stale.values_list("member_id", "tournament_id", "id")}
+    affected = set(stale.values_list("member_id", flat=True))
     written = stale.delete()[0]
-    again: list[tuple] = []
-    added: list[tuple] = []
+    values = []
     for row in rows:
         breakdown = resolved_breakdown(row)
         digest = fingerprint(row, breakdown)
-        values = _values(rating_list_id, row, breakdown, digest)
-        pk = ids.get((row.member_id, row.tournament_id))
-        if pk is None:
-            added.append(values)
-        else:
-            again.append((*values, pk))
-    written += insert_rows(RatingHistory, [*COLUMNS, "id"], again)
-    return {m for m, _t in ids}, written + insert_rows(RatingHistory, COLUMNS, added)
+        values.append(_values(rating_list_id, row, as_json(row.history), breakdown, digest))
+    return affected, written + insert_rows(RatingHistory, COLUMNS, values)

@@ -109,8 +109,8 @@ class ReplayOutcome:
     # the baseline names when the replay starts on or before its date.
     restarted: set[int] = field(default_factory=set)
     # A cone replay's read of the stored rows from the date: tournament -> member ->
-    # (sequence, fingerprint, id), so that the store need not read them again.
-    stored_keys: dict[int, dict[int, tuple[int, int | None, int]]] | None = None
+    # (sequence, fingerprint), so that the store need not read them again.
+    stored_keys: dict[int, dict[int, tuple[int, int | None]]] | None = None
 
 
 GRADES_BY_RANK = {grade.rank: grade for grade in ALL_GRADES}
