@@ -272,15 +272,23 @@ def _replace(
     from_date: dt.date,
     tournament_ids: list[int] | None,
 ) -> tuple[set[int], int]:
-    """SQLite (the tests): delete the scope's rows and insert the new ones."""
+    """SQLite (the tests): delete the scope's rows and insert the new ones, a row that was
+    there under its old id (pages link to a row by its id, as PostgreSQL's update keeps it)."""
     stale = RatingHistory.objects.filter(rating_list_id=rating_list_id, date__gte=from_date)
     if tournament_ids is not None:
         stale = stale.filter(tournament_id__in=tournament_ids)
-    affected = set(stale.values_list("member_id", flat=True))
+    ids = {(m, t): pk for m, t, pk in stale.values_list("member_id", "tournament_id", "id")}
     written = stale.delete()[0]
-    values = []
+    again: list[tuple] = []
+    added: list[tuple] = []
     for row in rows:
         breakdown = resolved_breakdown(row)
         digest = fingerprint(row, breakdown)
-        values.append(_values(rating_list_id, row, as_json(row.history), breakdown, digest))
-    return affected, written + insert_rows(RatingHistory, COLUMNS, values)
+        values = _values(rating_list_id, row, as_json(row.history), breakdown, digest)
+        pk = ids.get((row.member_id, row.tournament_id))
+        if pk is None:
+            added.append(values)
+        else:
+            again.append((*values, pk))
+    written += insert_rows(RatingHistory, [*COLUMNS, "id"], again)
+    return {m for m, _t in ids}, written + insert_rows(RatingHistory, COLUMNS, added)

@@ -281,3 +281,28 @@ def test_rows_edited_or_deleted_in_the_admin_come_back_at_the_next_full_recomput
     assert every_column(rating_list) != stored
     rating_list_recompute(rating_list_id=rating_list.pk, trigger="t", from_date=dt.date(1900, 1, 1))
     assert every_column(rating_list) == stored
+
+
+@pytest.mark.django_db
+def test_a_row_written_anew_keeps_its_id():
+    """Pages link to a history row by its id (its breakdown's page): a row the recompute
+    writes again, its values changed, is the same row under the same id."""
+    days = [dt.date(2023, 3, 5), dt.date(2023, 6, 4), dt.date(2023, 9, 3)]
+    rating_list, tournaments = _egf_list(8, "fp-ids", days)
+    later = RatingHistory.objects.filter(rating_list=rating_list, tournament__in=tournaments[1:])
+    ids = {(m, t): pk for m, t, pk in later.values_list("member_id", "tournament_id", "id")}
+    assert ids, "no rows after the first table"
+    stored = dict(later.values_list("id", "after"))
+    versions = _row_versions(rating_list)
+    # The first table taken out of the list: the later tables' rows all change.
+    ListTournament.objects.filter(rating_list=rating_list, tournament=tournaments[0]).update(
+        decision=ListTournament.Decision.REJECTED
+    )
+    rating_list_recompute(rating_list_id=rating_list.pk, trigger="t", from_date=days[0])
+    now = {(m, t): pk for m, t, pk in later.values_list("member_id", "tournament_id", "id")}
+    assert now == ids
+    moved = {pk for pk, after in later.values_list("id", "after") if after != stored[pk]}
+    assert moved, "no row was written anew"
+    if connection.vendor == "postgresql":
+        written = _row_versions(rating_list)
+        assert moved <= {pk for pk in ids.values() if written[pk] != versions[pk]}
