@@ -279,16 +279,10 @@ def _replace(
         stale = stale.filter(tournament_id__in=tournament_ids)
     ids = {(m, t): pk for m, t, pk in stale.values_list("member_id", "tournament_id", "id")}
     written = stale.delete()[0]
-    again: list[tuple] = []
-    added: list[tuple] = []
+    values = []
     for row in rows:
         breakdown = resolved_breakdown(row)
         digest = fingerprint(row, breakdown)
-        values = _values(rating_list_id, row, as_json(row.history), breakdown, digest)
-        pk = ids.get((row.member_id, row.tournament_id))
-        if pk is None:
-            added.append(values)
-        else:
-            again.append((*values, pk))
-    written += insert_rows(RatingHistory, [*COLUMNS, "id"], again)
-    return {m for m, _t in ids}, written + insert_rows(RatingHistory, COLUMNS, added)
+        pk = ids.get((row.member_id, row.tournament_id))  # None: a new row, SQLite numbers it
+        values.append((*_values(rating_list_id, row, as_json(row.history), breakdown, digest), pk))
+    return {m for m, _t in ids}, written + insert_rows(RatingHistory, [*COLUMNS, "id"], values)
