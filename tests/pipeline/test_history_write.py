@@ -294,7 +294,8 @@ def test_a_row_written_anew_keeps_its_id():
     assert ids, "no rows after the first table"
     stored = dict(later.values_list("id", "after"))
     versions = _row_versions(rating_list)
-    # The first table taken out of the list: the later tables' rows all change.
+    # The first table taken out of the list: the later rows of its players, and of those
+    # they met, change (others may come out as they were).
     ListTournament.objects.filter(rating_list=rating_list, tournament=tournaments[0]).update(
         decision=ListTournament.Decision.REJECTED
     )
