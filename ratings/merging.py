@@ -23,7 +23,7 @@ from django.utils.translation import gettext as _
 
 from clubsite.models import Member
 from ratings.models import ListTournament, PublishedEntry, RatingEntry, RatingHistory, RatingList
-from ratings.recompute.services import rating_list_request_recompute
+from ratings.recompute.services import lists_lock, rating_list_request_recompute
 from tournaments.models import Game, MemberProposal, Participant, RoundSeat, Tournament
 
 # What the kept member takes from the dropped one when he has none of it.
@@ -33,6 +33,9 @@ FILLED = (
     "import_key", "grade", "email", "phone",
 )  # fmt: skip
 UNIQUE = ("egd_pin", "fide_id", "import_key")
+# How long a merge waits for a running recompute of the members' lists before it asks
+# to be tried again (the request's own time runs meanwhile).
+MERGE_WAIT_SECONDS = 10
 
 
 def may_merge(user: AbstractBaseUser) -> bool:
@@ -98,9 +101,28 @@ def _affected_lists(keep: Member, drop: Member) -> dict[int, dt.date]:
     return firsts
 
 
+def _lists_of(*members: Member) -> list[int]:
+    """The lists that rate one of `members` or a table one of them played: those whose
+    recompute may be writing their rows."""
+    rated = RatingHistory.objects.filter(member__in=members).order_by()
+    played = ListTournament.objects.filter(tournament__participants__member__in=members).order_by()
+    rated, played = rated.values_list("rating_list_id"), played.values_list("rating_list_id")
+    return sorted({list_id for (list_id,) in rated.union(played)})
+
+
 @transaction.atomic
 def members_merge(*, keep: Member, drop: Member, by: AbstractBaseUser) -> MergeOutcome:
     """Make `drop` part of `keep` (see the module's docstring); `drop` is deleted."""
+    if not may_merge(by):  # before anything waits
+        raise PermissionDenied(_("Only staff and referees merge members."))
+    # A running recompute of their lists first finishes: it holds the history rows it
+    # rewrites and, at its COMMIT, checks its new rows' members (a share of their rows),
+    # while the merge would hold the members' rows and wait for those history rows; each
+    # would wait for the other, and PostgreSQL would abort one of them.
+    if not lists_lock(_lists_of(keep, drop), wait_seconds=MERGE_WAIT_SECONDS):
+        raise ValidationError(
+            _("A rating list of these members is being recomputed; merge them again in a minute.")
+        )
     locked = Member.objects.select_for_update().in_bulk([keep.pk, drop.pk])
     if len(locked) != 2:
         raise ValidationError(_("Choose two different members."))

@@ -19,7 +19,7 @@ from contextlib import contextmanager
 
 from celery import signature
 from django.conf import settings
-from django.db import connection, transaction
+from django.db import OperationalError, connection, transaction
 from django.db.models import F
 from django.db.models.functions import Coalesce, Least
 from django.utils import timezone
@@ -81,6 +81,30 @@ def list_lock(rating_list_id: int) -> None:
     if connection.vendor == "postgresql":
         with connection.cursor() as cursor:
             cursor.execute("SELECT pg_advisory_xact_lock(%s, %s)", [LOCK_NAMESPACE, rating_list_id])
+
+
+def lists_lock(rating_list_ids: list[int], *, wait_seconds: float) -> bool:
+    """The recompute locks of several lists (`list_lock`), taken in id order so that two
+    callers never wait on each other crosswise, each waited for at most `wait_seconds`
+    (a running recompute holds its list's lock to its end). False when one was still
+    held then: the caller rolls back, which lets go of those it took."""
+    if connection.vendor != "postgresql":
+        return True
+    try:
+        with transaction.atomic(), connection.cursor() as cursor:
+            cursor.execute(
+                "SELECT current_setting('lock_timeout'), set_config('lock_timeout', %s, true)",
+                [f"{int(wait_seconds * 1000)}ms"],
+            )
+            (previous, _set) = cursor.fetchone()
+            for rating_list_id in sorted(set(rating_list_ids)):
+                cursor.execute(
+                    "SELECT pg_advisory_xact_lock(%s, %s)", [LOCK_NAMESPACE, rating_list_id]
+                )
+            cursor.execute("SELECT set_config('lock_timeout', %s, true)", [previous])
+    except OperationalError:  # lock_timeout: a recompute still runs
+        return False
+    return True
 
 
 def rating_list_recompute(
