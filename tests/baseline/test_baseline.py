@@ -199,9 +199,6 @@ def test_named_members_start_from_their_rows_and_skip_tournaments_before_it() ->
     rng = random.Random(5)
     club = ClubFactory()
     players = members(rng, club, 6)
-    for i, player in enumerate(players):  # the list names them: no two alike (Faker may repeat)
-        player.family_name = f"{player.family_name}-{i}"
-        player.save(update_fields=["family_name"])
     rating_list = RatingListFactory(system="egf", slug="b")
     early = submitted(
         tournament_with_games(rng, club=club, players=players, day=dt.date(2024, 2, 1)), rating_list

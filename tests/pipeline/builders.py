@@ -3,7 +3,10 @@
 from __future__ import annotations
 
 import datetime as dt
+import itertools
 import random
+
+from faker import Faker
 
 from clubsite.models import Club, Member
 from ratings.models import ListTournament, RatingList
@@ -15,10 +18,16 @@ SYSTEM_GAMES = {"egf": "go", "ufgo": "go", "rivne": "go", "orr": "chess", "uscf"
 GRADES = ["15k", "10k", "5k", "2k", "1k", "1d", "2d", "3d", "5d"]
 
 
+# Faker repeats names now and then; a list or a file that names two members alike cannot
+# tell them apart (an import rightly refuses it), so each built member's name is his own.
+_FAKE, _NUMBERS = Faker(), itertools.count(1)
+
+
 def members(rng: random.Random, club: Club, count: int) -> list[Member]:
     return [
         MemberFactory(
             club=club,
+            family_name=f"{_FAKE.last_name()}-{next(_NUMBERS)}",
             grade=rng.choice(GRADES),
             birth_date=dt.date(rng.randint(1950, 2015), rng.randint(1, 12), 1),
         )
