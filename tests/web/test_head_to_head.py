@@ -50,3 +50,12 @@ def test_head_to_head_ties_go_by_name():
     GameFactory(tournament=approved, white=me, black=zed, result=Game.Result.WHITE)
     GameFactory(tournament=approved, white=abe, black=me, result=Game.Result.WHITE)
     assert [h.opponent_name for h in selectors.head_to_head(me)] == ["Abe First", "Zed Last"]
+
+
+def test_head_to_head_names_an_opponent_without_a_given_name_by_his_family_name():
+    me = MemberFactory()
+    approved = TournamentFactory(status=Tournament.Status.APPROVED)
+    mono = MemberFactory(given_name="", family_name="Mononym")
+    GameFactory(tournament=approved, white=mono, black=me, result=Game.Result.DRAW)
+    GameFactory(tournament=approved, white=me, black=mono, result=Game.Result.BLACK)
+    assert _record(me) == [(mono.pk, "Mononym", 0, 1, 1)]
