@@ -121,9 +121,12 @@ def cone_replay(rating_list: RatingList, from_date: dt.date) -> ReplayOutcome | 
         if tournament.pk in changed or not entrants.isdisjoint(reach):
             candidates.append(tournament)
             reach |= entrants
-    # Read for every candidate, built for the engine only for the tables replayed.
+    # Read for every table from the date, built for the engine only for the tables
+    # replayed: the guard below looks at them all (a table the change cannot reach through
+    # its entries may still hold a game of a player it reaches, whom that table does not
+    # enter, and a full replay would rate that game).
     games = load_game_records(
-        [t.pk for t in candidates], handicaps=rating_list.system in GO_SYSTEMS
+        [t.pk for t in tournaments], handicaps=rating_list.system in GO_SYSTEMS
     )
     member_ids = sorted(reach)
     with last_rows_sent(rating_list, from_date, member_ids) as last_rows_received:

@@ -10,7 +10,7 @@ import pytest
 from ratings.models import ListTournament, RatingEntry, RatingHistory, RecomputeRun
 from ratings.recompute.cone import cone_replay
 from ratings.recompute.reads import StatesBefore, last_rows_sent
-from ratings.recompute.services import rating_list_recompute
+from ratings.recompute.services import rating_list_recompute, rating_list_request_recompute
 from ratings.submissions.services import tournament_approve_and_rate as tournament_approve
 from ratings.submissions.services import tournament_reopen_and_unrate as tournament_reopen
 from tests.factories import ClubFactory, RatingListFactory
@@ -351,3 +351,40 @@ def test_the_states_before_a_date_sent_ahead_are_those_read_in_turn(
     with pytest.raises(ZeroDivisionError), last_rows_sent(rating_list, day, member_ids):
         _ = 1 / 0
     assert RatingHistory.objects.filter(rating_list=rating_list, date__lt=day).exists()
+
+
+def test_a_game_of_someone_a_table_the_cone_cannot_reach_does_not_enter_leaves_no_cone(
+    django_capture_on_commit_callbacks,
+):
+    """A later table none of whose entrants the change can reach, holding a game of a
+    player of the changed table that it does not enter: the walk never looks at it, yet a
+    full replay rates that game from his new rating. No cone is drawn: the list still
+    equals a full replay."""
+    rng = random.Random(21)
+    club = ClubFactory()
+    rating_list = RatingListFactory(system="egf", game="go", slug="c-unreached")
+    ours, theirs = members(rng, club, 6), members(rng, club, 6)
+    first = table(rng, club=club, players=ours, system="egf", day=dt.date(2022, 3, 1))
+    later = table(rng, club=club, players=theirs, system="egf", day=dt.date(2022, 6, 1))
+    referee = staff_user()
+    for tournament in (first, later):
+        submitted(tournament, rating_list)
+        with django_capture_on_commit_callbacks(execute=True):
+            tournament_approve(tournament=tournament, by=referee)
+
+    game = first.games.filter(kind="played").first()
+    stranger = later.games.filter(kind="played").first()
+    Game.objects.filter(pk=stranger.pk).update(white=game.white)  # the database allows it
+    Game.objects.filter(pk=game.pk).update(result="black" if game.result == "white" else "white")
+    ListTournament.objects.filter(rating_list=rating_list, tournament=first).update(rated_at=None)
+    assert cone_replay(rating_list, first.end_date) is None
+
+    with django_capture_on_commit_callbacks(execute=True):  # the request's run: a cone, if any
+        rating_list_request_recompute(
+            rating_list=rating_list, from_date=first.end_date, trigger="test"
+        )
+    incremental = every_column(rating_list)
+    rating_list_recompute(
+        rating_list_id=rating_list.pk, trigger="full", from_date=dt.date(1900, 1, 1)
+    )
+    assert incremental == every_column(rating_list)
