@@ -720,7 +720,8 @@ def head_to_head(member: Member) -> list[HeadToHead]:
 
 
 def _name_of(member_field: str) -> Subquery:
-    """The "given family" name of the member `member_field` holds, read by his key."""
+    """The name of the member `member_field` holds, read by his key, spelt as
+    `Member.full_name` spells it once stripped ("given family")."""
     names = (
         Member.objects.filter(pk=OuterRef(member_field))
         .order_by()

@@ -113,7 +113,8 @@ def cone_replay(rating_list: RatingList, from_date: dt.date) -> ReplayOutcome | 
     }
     differs = {member_id for member_id, _t in gone}
     # The tables a change could reach at all (through every player of a table it reaches):
-    # what is read up front. Which of them are replayed is found as the walk goes.
+    # their players' states and cards are read up front. Which of them are replayed is
+    # found as the walk goes.
     reach = set(differs)
     candidates: list[Tournament] = []
     for tournament in tournaments:
