@@ -11,9 +11,11 @@ from django.core.exceptions import ObjectDoesNotExist
 from django.core.paginator import Paginator
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import render
+from django.utils.translation import gettext as _
 
 from clubsite.forms import CalculatorForm
 from clubsite.selectors import club_get
+from clubsite.views.rows import club_member_rows_html, tournament_short_list_html
 from clubsite.views.url_prefix import url_prefix
 from ratings import site_selectors
 from ratings.selectors import rating_list_all
@@ -22,14 +24,22 @@ from tournaments.selectors import tournaments_recent_rated, tournaments_waiting
 
 
 def home(request: HttpRequest) -> HttpResponse:
+    tournament_prefix = url_prefix("tournament_detail")
     return render(
         request,
         "clubsite/home.html",
         {
             "lists": rating_list_all(),
-            "recent": tournaments_recent_rated(),
-            "waiting": tournaments_waiting(),
-            "tournament_prefix": url_prefix("tournament_detail"),
+            "recent_html": tournament_short_list_html(
+                tournaments_recent_rated(),
+                tournament_prefix=tournament_prefix,
+                empty_text=_("No rated tournaments yet."),
+            ),
+            "waiting_html": tournament_short_list_html(
+                tournaments_waiting(),
+                tournament_prefix=tournament_prefix,
+                empty_text=_("Nothing is waiting."),
+            ),
         },
     )
 
@@ -54,11 +64,16 @@ def club_detail(request: HttpRequest, slug: str) -> HttpResponse:
         {
             "club": club,
             "members": members,
+            "member_rows_html": club_member_rows_html(
+                members, player_prefix=url_prefix("player_detail")
+            ),
             "page": page,
-            "tournaments": site_selectors.club_tournaments(club),
+            "tournaments_html": tournament_short_list_html(
+                site_selectors.club_tournaments(club),
+                tournament_prefix=url_prefix("tournament_detail"),
+                empty_text=_("No tournaments yet."),
+            ),
             "lists": club.rating_lists.all(),
-            "player_prefix": url_prefix("player_detail"),
-            "tournament_prefix": url_prefix("tournament_detail"),
         },
     )
 

@@ -177,6 +177,37 @@ def test_club_page(client, world, django_assert_max_num_queries):
     assert client.get(reverse("club_detail", args=["no-such-club"])).status_code == 404
 
 
+def test_club_and_home_rows_escape_what_people_typed(client, world):
+    """The club's member rows and the tournaments' short lists are drawn in Python: every
+    name, city and list name in them is escaped, the ratings shown as the list gives them."""
+    from ratings.models import RatingEntry
+    from tests.factories import RatingListFactory
+
+    evil = '<script>alert("x")</script>'
+    club = world.clubs[0]
+    club.name = f"Club {evil}"
+    club.save()
+    member = next(m for m in world.players if m.club_id == club.pk)
+    member.family_name = f"Doe {evil}"
+    member.save()
+    rating_list = RatingListFactory(name=f"List {evil}", slug="evil", system="egf", game="go")
+    RatingEntry.objects.create(rating_list=rating_list, member=member, rating=2104.5)
+    TournamentFactory(
+        name=f"Cup {evil}", city=f"Town {evil}", organiser=club, status=Tournament.Status.SUBMITTED
+    )
+    for url in (reverse("club_detail", args=[club.slug]), reverse("home")):
+        html = client.get(url).content.decode()
+        assert evil not in html, url
+        assert "Cup &lt;script&gt;alert(&quot;x&quot;)&lt;/script&gt;" in html, url
+        assert "Town &lt;script&gt;" in html and "Club &lt;script&gt;" in html, url
+    html = client.get(reverse("club_detail", args=[club.slug])).content.decode()
+    assert f'<a href="/players/{member.pk}/">{member.given_name} Doe &lt;script&gt;' in html
+    assert (
+        '<span class="muted">List &lt;script&gt;alert(&quot;x&quot;)&lt;/script&gt;:</span> '
+        "<strong>2105</strong>"
+    ) in html
+
+
 def test_calculator_with_ratings(client, db):
     response = client.get(
         reverse("calculator"), {"game": "go", "rating_a": 2100, "rating_b": 2000, "handicap": 0}
