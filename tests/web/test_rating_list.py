@@ -32,6 +32,33 @@ def test_lists_page_shows_every_list(client, world):
     assert "Ukraine Go" in response.content.decode()
 
 
+def test_the_lists_count_their_rated_players_anew_once_a_recompute_is_asked(client, db):
+    """The lists' pages and API count each list's rated players once per list version: a
+    list asked to recompute (its entries are about to change) is counted again."""
+    from ratings.recompute.services import rating_list_request_recompute
+
+    rating_list = RatingListFactory(name="Counted", slug="counted", system="egf", game="go")
+    other = RatingListFactory(name="Other", slug="other", system="egf", game="go")
+    members = MemberFactory.create_batch(4)
+    for member in members[:2]:
+        RatingEntry.objects.create(rating_list=rating_list, member=member, rating=1500)
+    RatingEntry.objects.create(rating_list=rating_list, member=members[2], rating=None)
+    RatingEntry.objects.create(rating_list=other, member=members[3], rating=1200)
+
+    def players() -> dict[str, int]:
+        lists = client.get(reverse("api_rating_lists")).json()["lists"]
+        return {rl["slug"]: rl["players"] for rl in lists}
+
+    assert players() == {"counted": 2, "other": 1}
+    RatingEntry.objects.filter(member=members[2]).update(rating=1400)
+    rating_list_request_recompute(
+        rating_list=rating_list, from_date=dt.date(2020, 1, 1), trigger="t"
+    )
+    assert players() == {"counted": 3, "other": 1}
+    html = client.get(reverse("rating_lists")).content.decode()
+    assert re.search(r'<div class="stat">3</div>', html)
+
+
 def test_list_by_rating_with_rank_and_provisional_star(client, world):
     entry = RatingEntry.objects.get(rating_list=world.rating_list, member=world.players[5])
     entry.provisional = True
