@@ -177,9 +177,10 @@ def test_club_page(client, world, django_assert_max_num_queries):
     assert client.get(reverse("club_detail", args=["no-such-club"])).status_code == 404
 
 
-def test_club_and_home_rows_escape_what_people_typed(client, world):
-    """The club's member rows and the tournaments' short lists are drawn in Python: every
-    name, city and list name in them is escaped, the ratings shown as the list gives them."""
+def test_club_home_and_tournament_rows_escape_what_people_typed(client, world):
+    """The club's member rows, the tournaments' short lists and the tournament list's rows
+    are drawn in Python: every name, city and list name in them is escaped, the ratings
+    shown as the list gives them."""
     from ratings.models import RatingEntry
     from tests.factories import RatingListFactory
 
@@ -195,7 +196,8 @@ def test_club_and_home_rows_escape_what_people_typed(client, world):
     TournamentFactory(
         name=f"Cup {evil}", city=f"Town {evil}", organiser=club, status=Tournament.Status.SUBMITTED
     )
-    for url in (reverse("club_detail", args=[club.slug]), reverse("home")):
+    pages = [reverse("club_detail", args=[club.slug]), reverse("home"), reverse("tournament_list")]
+    for url in pages:
         html = client.get(url).content.decode()
         assert evil not in html, url
         assert "Cup &lt;script&gt;alert(&quot;x&quot;)&lt;/script&gt;" in html, url

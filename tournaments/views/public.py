@@ -15,6 +15,7 @@ from clubsite.views.url_prefix import url_prefix
 from tournaments import selectors
 from tournaments.models import Tournament
 from tournaments.views.filters import TournamentFilter
+from tournaments.views.list_rows import tournament_rows_html
 from tournaments.views.tables import TournamentTable
 
 
@@ -47,14 +48,16 @@ def tournament_list(request: HttpRequest) -> HttpResponse:
         {
             "filter": filterset,
             "table": table,
-            "rows": rows,
+            "rows_html": tournament_rows_html(
+                rows,
+                tournament_prefix=url_prefix("tournament_detail"),
+                club_prefix=url_prefix("club_detail"),
+            ),
             "headers": sort_headers(request, table, numeric=("players",)),
             "page_query": query.urlencode() + "&" if query else "",
             "page_range": page_range(table.page.number, table.paginator.num_pages)
             if table.page
             else [],
-            "tournament_prefix": url_prefix("tournament_detail"),
-            "club_prefix": url_prefix("club_detail"),
             "nav_active": "tournaments",
         },
     )
