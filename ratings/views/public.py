@@ -12,7 +12,7 @@ from django.db.models import Q, QuerySet
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, render
 from django.utils.html import format_html
-from django.utils.safestring import mark_safe
+from django.utils.safestring import SafeString, mark_safe
 from django.utils.text import slugify
 from django.utils.translation import get_language
 from django.utils.translation import gettext as _
@@ -414,14 +414,18 @@ def _decorate_line(line: selectors.HistoryLine, system: str, labels: _BreakdownL
     )  # fmt: skip
 
 
-def _decorate_h2h(profile: selectors.Profile) -> None:
-    profile.h2h_rows_html = mark_safe(  # noqa: S308 - every value escaped by _esc
-        "".join(
-            H2H_ROW.format(
-                h.opponent_id, escaped(h.opponent_name), h.games, h.wins, h.losses, h.draws
-            )
-            for h in profile.head_to_head
-        )
+def _h2h_html(profile: selectors.Profile, chosen: int | None) -> tuple[SafeString, SafeString]:
+    """The head-to-head table's rows and the opponent picker's options (`chosen` selected),
+    each name escaped once for both: a regular met a thousand opponents."""
+    rows, options = [], []
+    for h in profile.head_to_head:
+        name = escaped(h.opponent_name)
+        rows.append(H2H_ROW.format(h.opponent_id, name, h.games, h.wins, h.losses, h.draws))
+        selected = " selected" if h.opponent_id == chosen else ""
+        options.append(f'<option value="{h.opponent_id}"{selected}>{name} ({h.games})</option>')
+    return (
+        mark_safe("".join(rows)),  # noqa: S308 - every value escaped by _esc
+        mark_safe("".join(options)),  # noqa: S308 - every value escaped by _esc
     )
 
 
@@ -436,7 +440,6 @@ def player_detail(request: HttpRequest, pk: int) -> HttpResponse:
     breakdown_head = _breakdown_head()
     for section in profile.sections:
         section.rows_html = history_rows.section_rows_html(section, labels, breakdown_head)
-    _decorate_h2h(profile)
     versus = None
     versus_games = None
     vs = int_or_none(request.GET.get("vs"), minimum=1, maximum=MAX_ID)
@@ -444,14 +447,7 @@ def player_detail(request: HttpRequest, pk: int) -> HttpResponse:
         versus = next((h for h in profile.head_to_head if h.opponent_id == vs), None)
         if versus is not None:
             versus_games = list(selectors.games_between(member, versus.opponent_id))
-    chosen = versus.opponent_id if versus else None
-    h2h_options = mark_safe(  # noqa: S308 - every value escaped by _esc
-        "".join(
-            f'<option value="{h.opponent_id}"{" selected" if h.opponent_id == chosen else ""}>'
-            f"{escaped(h.opponent_name)} ({h.games})</option>"
-            for h in profile.head_to_head
-        )
-    )
+    profile.h2h_rows_html, h2h_options = _h2h_html(profile, versus.opponent_id if versus else None)
     return render(
         request,
         "ratings/player_detail.html",
