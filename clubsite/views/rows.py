@@ -2,7 +2,7 @@
 and its fifty tournaments.
 
 Through the template language (a lookup, a filter or a tag for each piece of a row) they
-were most of the club page's time at EGD scale: 24 of its 26 ms of drawing. These strings
+were most of the club page's time at EGD scale: 23 of its 26 ms of drawing. These strings
 are the markup the templates had, every value escaped as the template escaped it.
 """
 
