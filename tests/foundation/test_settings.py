@@ -24,6 +24,7 @@ VARIED = (
     "DJANGO_SECRET_KEY",
     "DJANGO_ALLOWED_HOSTS",
     "CELERY_BROKER_URL",
+    "DATABASE_PARALLEL_WORKERS",
     # Set by tests/browser/conftest.py for Playwright's live server; the deploy check refuses it.
     "DJANGO_ALLOW_ASYNC_UNSAFE",
 )
@@ -61,6 +62,34 @@ def test_debug_off_by_default() -> None:
 @pytest.mark.parametrize(("value", "expected"), [("1", "True"), ("true", "True"), ("0", "False")])
 def test_debug_from_environment(value: str, expected: str) -> None:
     assert _setting("settings.DEBUG", DJANGO_DEBUG=value) == expected
+
+
+POSTGRES = "postgres://someone@db.example:5432/clubsite"
+OPTIONS = "settings.DATABASES['default'].get('OPTIONS', {}).get('options')"
+
+
+def test_postgresql_starts_no_parallel_workers_unless_told() -> None:
+    assert _setting(OPTIONS, DATABASE_URL=POSTGRES) == "-c max_parallel_workers_per_gather=0"
+    two = _setting(OPTIONS, DATABASE_URL=POSTGRES, DATABASE_PARALLEL_WORKERS="2")
+    assert two == "-c max_parallel_workers_per_gather=2"
+    assert _setting(OPTIONS, DATABASE_URL=POSTGRES, DATABASE_PARALLEL_WORKERS="-1") == "None"
+    # options given in the URL are kept
+    url = f"{POSTGRES}?options=-c%20statement_timeout%3D5000"
+    assert _setting(OPTIONS, DATABASE_URL=url) == (
+        "-c statement_timeout=5000 -c max_parallel_workers_per_gather=0"
+    )
+    assert _setting(OPTIONS, DATABASE_URL="sqlite:///x.sqlite3") == "None"
+
+
+@pytest.mark.django_db
+def test_the_connection_runs_without_parallel_workers() -> None:
+    from django.db import connection
+
+    if connection.vendor != "postgresql":
+        pytest.skip("PostgreSQL only: SQLite has no parallel workers")
+    with connection.cursor() as cursor:
+        cursor.execute("SHOW max_parallel_workers_per_gather")
+        assert cursor.fetchone() == ("0",)
 
 
 def test_celery_eager_without_a_broker() -> None:
