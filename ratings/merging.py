@@ -24,6 +24,7 @@ from django.utils.translation import gettext as _
 from clubsite.models import Member
 from ratings.models import ListTournament, PublishedEntry, RatingEntry, RatingHistory, RatingList
 from ratings.recompute.services import lists_lock, rating_list_request_recompute
+from ratings.recompute.store import entries_changed
 from tournaments.models import Game, MemberProposal, Participant, RoundSeat, Tournament
 
 # What the kept member takes from the dropped one when he has none of it.
@@ -151,7 +152,9 @@ def members_merge(*, keep: Member, drop: Member, by: AbstractBaseUser) -> MergeO
     # A snapshot that lists both keeps the kept one's line: published lists do not change.
     PublishedEntry.objects.filter(member=drop, snapshot_id__in=mine).delete()
     moves["published"] = PublishedEntry.objects.filter(member=drop).update(member=keep)
-    RatingEntry.objects.filter(member=drop).delete()  # the recompute rebuilds the kept one's
+    entries = RatingEntry.objects.filter(member=drop)
+    entries_changed(list(entries.values_list("rating_list_id", flat=True)))
+    entries.delete()  # the recompute rebuilds the kept one's
     moves["record history"] = Member.history.filter(id=drop.pk).update(id=keep.pk)
     outcome.moved = moves
 

@@ -88,6 +88,9 @@ class RatingList(models.Model):
     pending_from = models.DateField(null=True, blank=True)
     # Bumped by every request, so a run can tell whether another arrived while it worked.
     pending_version = models.PositiveIntegerField(default=0)
+    # Bumped whenever its live entries change (`ratings.recompute.store.entries_changed`):
+    # what pages keep of the entries is kept under it (`selectors.list_version_key`).
+    entries_version = models.PositiveIntegerField(default=0)
     state = models.CharField(max_length=12, choices=State.choices, default=State.RATED)
     last_error = models.TextField(blank=True)
 

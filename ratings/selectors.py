@@ -331,15 +331,16 @@ CHOICES_SECONDS = 300
 
 
 def list_version_key(rating_list: RatingList, *parts: object) -> str:
-    """A cache key that changes whenever the list is asked to recompute or changes state."""
+    """A cache key for what is kept of the list's entries: it changes whenever they do
+    (`entries_version`). Not when the list is asked to recompute or starts to: a key that
+    changed then too made every web worker read its counts, choices and ranks again three
+    times a recompute: under load, during recomputes, the list's pages' p95 was 310 ms
+    with it, 200 without (issue 18)."""
     from hashlib import sha1
 
     raw = "|".join(str(p) for p in parts)
     digest = sha1(raw.encode(), usedforsecurity=False).hexdigest()[:16]
-    return (
-        f"ratings:{rating_list.pk}:{rating_list.pending_version}:{rating_list.state}:"
-        f"{rating_list.pending_from}:{digest}"
-    )
+    return f"ratings:{rating_list.pk}:{rating_list.entries_version}:{digest}"
 
 
 def rating_list_countries(rating_list: RatingList) -> list[str]:

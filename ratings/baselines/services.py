@@ -31,6 +31,7 @@ from ratings.models import (
 )
 from ratings.recompute.bulk import as_json, insert_rows
 from ratings.recompute.services import rating_list_request_recompute
+from ratings.recompute.store import entries_changed
 from tournaments.formats.list_model import ListRow, RatingListFile
 
 # Which lists a format can start: the EGD's list is Go, FIDE's chess; CSV any.
@@ -194,6 +195,7 @@ def _take_out(rating_list: RatingList) -> dt.date | None:
         return first_tournament
     named = BaselineRow.objects.filter(baseline=old).values("member_id")
     RatingEntry.objects.filter(rating_list=rating_list, member_id__in=named).delete()
+    entries_changed([rating_list.pk])
     old_date = old.date
     old.delete()
     return min(d for d in (first_tournament, old_date) if d is not None)

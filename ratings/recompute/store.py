@@ -43,7 +43,10 @@ def outcome_store(rating_list: RatingList, outcome: ReplayOutcome, *, read_at: d
     # taken out) fall back to where their stored history, without it, leaves them.
     missing = sorted(affected - set(outcome.states))
     outcome.states.update(states_before(rating_list, dt.date.max, missing))
-    written += _refresh_entries(rating_list, outcome, affected)
+    entries_written = _refresh_entries(rating_list, outcome, affected)
+    if entries_written:
+        entries_changed([rating_list.pk])
+    written += entries_written
     links = ListTournament.objects.filter(
         rating_list=rating_list, tournament__end_date__gte=outcome.from_date
     )
@@ -58,6 +61,14 @@ def outcome_store(rating_list: RatingList, outcome: ReplayOutcome, *, read_at: d
         any_of("tournament_id", outcome.not_rated)
     ).update(rated_at=None, applied_class="")
     return written
+
+
+def entries_changed(rating_list_ids: list[int]) -> None:
+    """Say that these lists' live entries changed (in the caller's transaction): what pages
+    keep of them is kept under `entries_version` (`selectors.list_version_key`)."""
+    RatingList.objects.filter(pk__in=rating_list_ids).update(
+        entries_version=F("entries_version") + 1
+    )
 
 
 def _store_rated(links: Any, outcome: ReplayOutcome, *, read_at: dt.datetime) -> None:

@@ -32,10 +32,11 @@ def test_lists_page_shows_every_list(client, world):
     assert "Ukraine Go" in response.content.decode()
 
 
-def test_the_lists_count_their_rated_players_anew_once_a_recompute_is_asked(client, db):
-    """The lists' pages and API count each list's rated players once per list version: a
-    list asked to recompute (its entries are about to change) is counted again."""
+def test_the_lists_count_their_rated_players_anew_when_their_entries_change(client, db):
+    """The lists' pages and API count each list's rated players once per version of its
+    entries: a request to recompute changes nothing yet; entries written change the count."""
     from ratings.recompute.services import rating_list_request_recompute
+    from ratings.recompute.store import entries_changed
 
     rating_list = RatingListFactory(name="Counted", slug="counted", system="egf", game="go")
     other = RatingListFactory(name="Other", slug="other", system="egf", game="go")
@@ -50,10 +51,12 @@ def test_the_lists_count_their_rated_players_anew_once_a_recompute_is_asked(clie
         return {rl["slug"]: rl["players"] for rl in lists}
 
     assert players() == {"counted": 2, "other": 1}
-    RatingEntry.objects.filter(member=members[2]).update(rating=1400)
     rating_list_request_recompute(
         rating_list=rating_list, from_date=dt.date(2020, 1, 1), trigger="t"
     )
+    assert players() == {"counted": 2, "other": 1}
+    RatingEntry.objects.filter(member=members[2]).update(rating=1400)  # as a recompute writes
+    entries_changed([rating_list.pk])
     assert players() == {"counted": 3, "other": 1}
     html = client.get(reverse("rating_lists")).content.decode()
     assert re.search(r'<div class="stat">3</div>', html)
