@@ -31,6 +31,7 @@ from clubsite.views.paging import per_page_of as _per_page
 from clubsite.views.url_prefix import url_prefix
 from ratings import selectors
 from ratings.display.formatting import (
+    decimal_separator,
     escaped,
     format_change,
     format_expectation,
@@ -371,6 +372,7 @@ class _BreakdownLabels:
     player_prefix: str
     results: dict[float, tuple[str, str]]
     draw: tuple[str, str]
+    separator: str  # the decimal one (`formatting.decimal_separator`)
 
     @classmethod
     def make(cls) -> _BreakdownLabels:
@@ -378,15 +380,17 @@ class _BreakdownLabels:
             player_prefix=url_prefix("player_detail"),
             results={1.0: ("result-win", _("won")), 0.0: ("result-loss", _("lost"))},
             draw=("result-draw", _("draw")),
+            separator=decimal_separator(),
         )
 
 
 def _decorate_line(line: selectors.HistoryLine, system: str, labels: _BreakdownLabels) -> None:
     player_prefix, results, draw = labels.player_prefix, labels.results, labels.draw
+    separator = labels.separator
     row = line.row
     line.before_s = format_rating(row.before, system)
     line.after_s = format_rating(row.after, system, row.provisional)
-    line.change_s = format_change(row.change, system)
+    line.change_s = format_change(row.change, system, separator)
     line.change_css = _change_css(row.change)
     line.raised_s = (
         _("Start raised from %(from)s to %(to)s: %(why)s.")
@@ -405,9 +409,9 @@ def _decorate_line(line: selectors.HistoryLine, system: str, labels: _BreakdownL
                 _opponent_link(game, player_prefix),
                 format_rating(game.opponent_rating, system),
                 *_result(game.score, results, draw),
-                format_expectation(game.expected),
+                format_expectation(game.expected, separator),
                 _change_css(game.change),
-                format_change(game.change, system),
+                format_change(game.change, system, separator),
             )
             for game in line.games
         )

@@ -69,6 +69,19 @@ def test_profile_rows_are_the_history_and_tournaments_as_stored(client, world):
     assert (lines[0].row.klass, lines[0].row.note, lines[0].row.reset) == ("B", "Rated twice", True)
 
 
+def test_player_profile_numbers_use_the_readers_decimal_separator(client, world):
+    """Changes and expectations are formatted with the separator looked up once a page."""
+    import re
+
+    url = reverse("player_detail", args=[world.players[1].pk])
+    uk = client.get(url, HTTP_ACCEPT_LANGUAGE="uk").content.decode()
+    en = client.get(url, HTTP_ACCEPT_LANGUAGE="en").content.decode()
+    assert "0,500" in uk and "0.500" not in uk
+    assert "0.500" in en and "0,500" not in en
+    assert re.search(r"[+−]\d+,\d<", uk) and not re.search(r"[+−]\d+\.\d<", uk)
+    assert re.search(r"[+−]\d+\.\d<", en)
+
+
 def test_breakdown_opponents_named_from_the_record_or_else_by_key(
     client, world, django_assert_num_queries
 ):
