@@ -6,7 +6,7 @@ from __future__ import annotations
 import datetime as dt
 import json
 from functools import lru_cache
-from typing import Any
+from typing import Any, NamedTuple
 
 from django.db import connection
 from django.db.models import F, Q
@@ -25,9 +25,17 @@ ENTRY_COLUMNS = [
 ]  # fmt: skip
 
 
-def outcome_store(rating_list: RatingList, outcome: ReplayOutcome, *, read_at: dt.datetime) -> int:
-    """Replace the history from the replay's date on and refresh the live entries.
-    Returns how many rows were written (PostgreSQL writes only the rows that changed)."""
+class Written(NamedTuple):
+    """How many rows a store wrote (PostgreSQL writes only the rows that changed)."""
+
+    rows: int  # history rows and live entries
+    entries: int  # of them, live entries
+
+
+def outcome_store(
+    rating_list: RatingList, outcome: ReplayOutcome, *, read_at: dt.datetime
+) -> Written:
+    """Replace the history from the replay's date on and refresh the live entries."""
     scope = outcome.scope  # None: every row from the date; else a cone replay's tournaments
     affected, written = history_write(
         rating_list.pk,
@@ -60,7 +68,7 @@ def outcome_store(rating_list: RatingList, outcome: ReplayOutcome, *, read_at: d
     links.exclude(any_of("tournament_id", outcome.rated_ids)).exclude(
         any_of("tournament_id", outcome.not_rated)
     ).update(rated_at=None, applied_class="")
-    return written
+    return Written(rows=written, entries=entries_written)
 
 
 def entries_changed(rating_list_ids: list[int]) -> None:
