@@ -20,12 +20,14 @@ from tournaments.views.tables import TournamentTable
 
 
 def tournament_list(request: HttpRequest) -> HttpResponse:
-    # Past page 1, or sorted by players, the page is found on the tournaments' keys first
-    # (the rows it skips or sorts need no organiser, host or text columns), then read whole;
-    # sorted otherwise, without their players' counts.
+    # Past page 1, or sorted other than newest first, the page is found on the tournaments'
+    # keys first (the rows it skips or sorts need no organiser, host or text columns), then
+    # read whole; sorted by anything but players, without their players' counts. Page 1
+    # newest first is read whole at once: its index gives the fifty rows in order.
     page = int_or_none(request.GET.get("page"), minimum=1, maximum=MAX_ID) or 1
-    by_players = request.GET.get("sort", "").lstrip("-") == "players"
-    by_keys = page > 1 or by_players
+    sort = request.GET.get("sort", "")
+    by_players = sort.lstrip("-") == "players"
+    by_keys = page > 1 or bool(sort)
     if by_keys and not by_players:
         tournaments = selectors.tournament_public_keys()
     else:
