@@ -10,9 +10,10 @@ from faker import Faker
 
 from clubsite.models import Club, Member
 from ratings.models import ListTournament, RatingList
+from ratings.submissions.services import tournament_approve_and_rate, tournament_reopen_and_unrate
 from tests.factories import MemberFactory, TournamentFactory, UserFactory
 from tournaments.models import Game, Participant, Tournament
-from tournaments.services import Pairing, round_replace
+from tournaments.services import Pairing, round_replace, tournament_submit
 
 SYSTEM_GAMES = {"egf": "go", "ufgo": "go", "rivne": "go", "orr": "chess", "uscf": "reversi"}
 GRADES = ["15k", "10k", "5k", "2k", "1k", "1d", "2d", "3d", "5d"]
@@ -82,3 +83,17 @@ def submitted(tournament: Tournament, *lists: RatingList) -> Tournament:
 
 def staff_user():
     return UserFactory(username="system-referee", is_staff=True)
+
+
+def approved_again(tournament: Tournament, referee, capture, *, games=()) -> None:
+    """Reopened, its `games` turned round, and approved again, with no recompute in
+    between (the two requests coalesce into the approval's run). `capture`: pytest-django's
+    `django_capture_on_commit_callbacks`."""
+
+    tournament_reopen_and_unrate(tournament=tournament, by=referee)
+    for game in games:
+        game.result = "black" if game.result == "white" else "white"
+        game.save(update_fields=["result"])
+    tournament_submit(tournament=tournament, by=referee)
+    with capture(execute=True):
+        tournament_approve_and_rate(tournament=tournament, by=referee)

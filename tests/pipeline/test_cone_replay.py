@@ -14,7 +14,7 @@ from ratings.recompute.services import rating_list_recompute, rating_list_reques
 from ratings.submissions.services import tournament_approve_and_rate as tournament_approve
 from ratings.submissions.services import tournament_reopen_and_unrate as tournament_reopen
 from tests.factories import ClubFactory, RatingListFactory
-from tests.pipeline.builders import SYSTEM_GAMES, members, staff_user, submitted
+from tests.pipeline.builders import SYSTEM_GAMES, approved_again, members, staff_user, submitted
 from tests.pipeline.builders import tournament_with_games as table
 from tournaments.models import Game, RoundSeat
 from tournaments.services import tournament_submit
@@ -126,24 +126,12 @@ def _rated_in_order(seed, capture):
     return rating_list, tournaments, first, referee
 
 
-def _approved_again(tournament, referee, capture, *, games=()):
-    """Reopened, its `games` turned round, and approved again, with no recompute in
-    between (the two requests coalesce into the approval's run)."""
-    tournament_reopen(tournament=tournament, by=referee)
-    for game in games:
-        game.result = "black" if game.result == "white" else "white"
-        game.save(update_fields=["result"])
-    tournament_submit(tournament=tournament, by=referee)
-    with capture(execute=True):
-        tournament_approve(tournament=tournament, by=referee)
-
-
 def test_a_coalesced_reopen_and_reapproval_is_replayed(django_capture_on_commit_callbacks):
     """A table reopened, changed and approved again before the list's recompute runs:
     its stored rows look rated, but it must be replayed (and its players' later tables)."""
     capture = django_capture_on_commit_callbacks
     rating_list, _tournaments, first, referee = _rated_in_order(9, capture)
-    _approved_again(first, referee, capture, games=first.games.filter(kind="played"))
+    approved_again(first, referee, capture, games=first.games.filter(kind="played"))
     incremental = every_column(rating_list)
     rating_list_recompute(
         rating_list_id=rating_list.pk, trigger="full", from_date=dt.date(1900, 1, 1)
@@ -165,7 +153,7 @@ def test_a_table_approved_again_unchanged_replays_only_itself(
         if t != first
     ), "no later table to leave out"
     history, entries, _links = every_column(rating_list)
-    _approved_again(first, referee, capture)
+    approved_again(first, referee, capture)
     run = RecomputeRun.objects.filter(rating_list=rating_list).latest("pk")
     assert run.tournaments == 1
     assert every_column(rating_list)[:2] == (history, entries)
@@ -178,7 +166,7 @@ def test_a_table_changed_replays_the_later_tables_of_players_whose_rows_changed(
     rows changed), and the list equals a full replay."""
     capture = django_capture_on_commit_callbacks
     rating_list, _tournaments, first, referee = _rated_in_order(12, capture)
-    _approved_again(first, referee, capture, games=first.games.filter(kind="played")[:1])
+    approved_again(first, referee, capture, games=first.games.filter(kind="played")[:1])
     run = RecomputeRun.objects.filter(rating_list=rating_list).latest("pk")
     assert run.tournaments > 1
     incremental = every_column(rating_list)

@@ -11,11 +11,10 @@ from django.db import connection
 
 from ratings.models import RatingList
 from ratings.recompute.services import rating_list_recompute
-from ratings.submissions.services import tournament_approve_and_rate, tournament_reopen_and_unrate
+from ratings.submissions.services import tournament_approve_and_rate
 from tests.factories import ClubFactory, RatingListFactory
-from tests.pipeline.builders import members, staff_user, submitted
+from tests.pipeline.builders import approved_again, members, staff_user, submitted
 from tests.pipeline.builders import tournament_with_games as table
-from tournaments.services import tournament_submit
 
 pytestmark = pytest.mark.django_db
 
@@ -49,12 +48,8 @@ def test_entries_version_moves_with_the_entries_only(django_capture_on_commit_ca
     rated = _version(rating_list)
 
     # A result turned round changes the entries: the version moves.
-    with django_capture_on_commit_callbacks(execute=True):
-        tournament_reopen_and_unrate(tournament=first, by=referee)
-    game = first.games.filter(kind="played").first()
-    game.result = "black" if game.result == "white" else "white"
-    game.save(update_fields=["result"])
-    tournament_submit(tournament=first, by=referee)
-    with django_capture_on_commit_callbacks(execute=True):
-        tournament_approve_and_rate(tournament=first, by=referee)
+    approved_again(
+        first, referee, django_capture_on_commit_callbacks,
+        games=first.games.filter(kind="played")[:1],
+    )  # fmt: skip
     assert _version(rating_list) > rated
