@@ -12,13 +12,7 @@ from typing import Any, NamedTuple
 
 from django.core.cache import cache
 from django.db import connection
-from django.db.models import (
-    Count,
-    F,
-    Q,
-    QuerySet,
-    Window,
-)
+from django.db.models import Count, F, Q, QuerySet, Window
 from django.db.models.functions import Rank
 from django.utils.translation import gettext
 
