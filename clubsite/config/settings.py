@@ -93,15 +93,8 @@ DATABASES["default"]["ATOMIC_REQUESTS"] = False
 DATABASE_PARALLEL_WORKERS = env.int("DATABASE_PARALLEL_WORKERS", default=0)
 if DATABASES["default"]["ENGINE"].endswith("postgresql") and DATABASE_PARALLEL_WORKERS >= 0:
     _options = DATABASES["default"].setdefault("OPTIONS", {})
-    _options["options"] = " ".join(
-        filter(
-            None,
-            [
-                _options.get("options", ""),
-                f"-c max_parallel_workers_per_gather={DATABASE_PARALLEL_WORKERS}",
-            ],
-        )
-    )
+    _parallel = f"-c max_parallel_workers_per_gather={DATABASE_PARALLEL_WORKERS}"
+    _options["options"] = f"{_options.get('options', '')} {_parallel}".strip()
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
 AUTHENTICATION_BACKENDS = [
