@@ -118,6 +118,20 @@ class PlayerOutput(NamedTuple):
     games: tuple[GameOutput, ...] = ()
 
 
+def rated_player(
+    id: str, before: float, after: float, games: tuple[GameOutput, ...]
+) -> PlayerOutput:
+    """`PlayerOutput(id, before, after, after - before, games=games)`: a player the event
+    rated, with no flag and no history, built without the named tuple's Python-level
+    `__new__` (an event brings hundreds)."""
+    return _new_tuple(
+        PlayerOutput, (id, before, after, after - before, True, False, False, None, games)
+    )
+
+
+_new_tuple = tuple.__new__
+
+
 @dataclass(frozen=True, slots=True)
 class EventOutput:
     system: str

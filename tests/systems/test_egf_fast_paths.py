@@ -86,3 +86,19 @@ def test_hot_loop_equals_expectations_function() -> None:
         result = rate_json(document)
         expected = egf.expectations(white, black, handicap, egf.EPSILON)
         assert tuple(p["games"][0]["expected"] for p in result["players"]) == expected
+
+
+@FAST
+@given(st.text(min_size=1), RATINGS, RATINGS)
+def test_rated_player_is_the_named_tuple_with_its_defaults(
+    player_id: str, before: float, after: float
+) -> None:
+    from ratings.systems.model import rated_player
+
+    game = GameOutput(1, "x", 1.0, 0.5, 7.5)
+    built = rated_player(player_id, before, after, (game,))
+    assert type(built) is PlayerOutput
+    assert (
+        built._asdict()
+        == PlayerOutput(player_id, before, after, after - before, games=(game,))._asdict()
+    )
