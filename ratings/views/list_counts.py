@@ -43,7 +43,6 @@ def _everyone(rating_list: RatingList, data: Any) -> QuerySet:
         queryset=selectors.rating_entries(rating_list),
         rating_list=rating_list,
         countries=selectors.rating_list_countries(rating_list),
-        clubs=selectors.rating_list_clubs(rating_list),
     ).qs
 
 

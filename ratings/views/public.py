@@ -68,7 +68,6 @@ def _filtered_table(
         queryset=selectors.rating_entries(rating_list),
         rating_list=rating_list,
         countries=selectors.rating_list_countries(rating_list),
-        clubs=selectors.rating_list_clubs(rating_list),
     )
     entries = _keys(filterset.qs) if keys_only else filterset.qs
     table = RatingEntryTable(selectors.with_rank(entries), system=rating_list.system)

@@ -8,6 +8,8 @@ import io
 import re
 
 import pytest
+from django.db import connection
+from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
 from clubsite.fields import parse_grade
@@ -188,3 +190,19 @@ def test_csv_dates_are_iso_8601(client, world):
     rows = csv_rows(client.get(reverse("rating_list_csv", args=["ukraine-go"])))
     played = {r[-1] for r in rows[1:]}
     assert played <= {"2024-03-01", "2024-09-01"} and played
+
+
+def test_a_chosen_club_is_checked_against_the_lists_kept_clubs_without_a_query(client, world):
+    """The club filter's choice is checked against the list's clubs as cached for its
+    version: once they are kept, a chosen club costs the page no query of its own."""
+    club = world.clubs[1]
+    url = reverse("rating_list", args=["ukraine-go"])
+    client.get(url)  # the page's counts and choices kept
+    client.get(url, {"club": club.pk})
+    with CaptureQueriesContext(connection) as plain:
+        client.get(url)
+    with CaptureQueriesContext(connection) as chosen:
+        html = client.get(url, {"club": club.pk}).content.decode()
+    assert set(shown_names(html)) == {p.full_name for p in world.players if p.club == club}
+    assert len(chosen.captured_queries) == len(plain.captured_queries)
+    assert not any('FROM "clubsite_club"' in q["sql"] for q in chosen.captured_queries)
