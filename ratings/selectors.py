@@ -137,7 +137,12 @@ def best_first_page_from_the_end(
 
 
 def weakest_first_page(
-    entries: QuerySet[RatingEntry], *, start: int, stop: int, total: int
+    entries: QuerySet[RatingEntry],
+    *,
+    start: int,
+    stop: int,
+    total: int,
+    ratings: Callable[[], Sequence[float]],
 ) -> list[RatingEntry]:
     """Rows `start:stop` of `entries` weakest first (the list sorted by rating, lowest
     first), with their rank as `with_rank` gives it, read along the rating index from the
@@ -145,15 +150,21 @@ def weakest_first_page(
 
     Sorted so, a page used to rank every row best first, then sort them all the other way
     (30 ms at EGD scale, whatever the page). From the weakest end a row's rank is `total`
-    less the rows rated at most as high, plus one (see `best_first_page_from_the_end`);
-    past the middle, the rows best first, reversed, are the same rows in this order."""
+    less the rows rated at most as high, plus one: less its place, for the last row of a
+    tie, which the others share. The row just past the page is read with it; only when it
+    ties with the page's last row (a tie that goes on past the page) is its rank looked up
+    in `ratings` (`ratings_best_first(entries)`, asked for then): counting the rows below
+    by a window took the middle page of the EGD list 16 ms of its 20 ms of SQL. Past the
+    middle, the rows best first, reversed, are the same rows in this order."""
     if start < total - stop:
-        weakest_first = entries.order_by(*WEAKEST_FIRST).annotate(
-            at_most=Window(Count("*"), order_by=F("rating").asc())
-        )
-        rows = list(weakest_first[start:stop])
-        for row in rows:
-            row.rank = total - row.at_most + 1
+        rows = list(entries.order_by(*WEAKEST_FIRST)[start : stop + 1])
+        after = rows.pop() if len(rows) > stop - start else None
+        if after is not None and rows and after.rating == rows[-1].rating:
+            after.rank = rank_among(ratings(), after.rating)
+        for place in range(start + len(rows) - 1, start - 1, -1):
+            row = rows[place - start]
+            row.rank = total - place if after is None or after.rating != row.rating else after.rank
+            after = row
         return rows
     rows = list(with_rank(entries).order_by(*BEST_FIRST)[max(0, total - stop) : total - start])
     rows.reverse()

@@ -180,7 +180,7 @@ def _page_reader(
     if _nearer_the_end(filterset, table):
         return selectors.best_first_page_from_the_end
     if _weakest_first(filterset, table):
-        return selectors.weakest_first_page
+        return partial(selectors.weakest_first_page, ratings=ratings)
     return partial(selectors.best_first_page_by_place, ratings=ratings)
 
 
