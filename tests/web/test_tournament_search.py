@@ -38,3 +38,25 @@ def test_search_reads_trigram_indexes_on_postgresql(db):
     for column in ("name", "city"):
         definition = indexes[f"tournament_{column}_trgm"]
         assert f"upper(({column})::text) gin_trgm_ops" in definition
+
+
+def test_the_drawn_filter_form_is_kept_per_filter_and_language(client):
+    """The filter form is drawn once per filter and language and kept: each filter still
+    shows what was asked, a typed value escaped, and an invalid one its error."""
+    url = reverse("tournament_list")
+
+    def form(query: dict[str, str], language: str = "en") -> str:
+        html = client.get(url, query, HTTP_ACCEPT_LANGUAGE=language).content.decode()
+        return html.split('role="search"', 1)[1].split("</form>", 1)[0]
+
+    typed = 'Kyiv <b>"Open"'
+    for _ in range(2):  # drawn, then kept
+        assert 'value="Kyiv &lt;b&gt;&quot;Open&quot;"' in form({"q": typed})
+        assert "<b>" not in form({"q": typed})
+        assert 'value="Lviv"' in form({"q": "Lviv", "sort": "name"})
+        assert 'value="Lviv"' not in form({"q": "Kharkiv"})
+        assert 'value="submitted" selected' in form({"status": "submitted"})
+        assert "selected" not in form({"status": "approved", "q": "x"}).split('"submitted"')[1][:10]
+        assert "is-invalid" in form({"status": "nonsense"})
+        assert ">Фільтрувати</button>" in form({}, "uk")
+        assert ">Filter</button>" in form({}, "en")
