@@ -11,6 +11,7 @@ from __future__ import annotations
 from typing import Any
 
 from django.core.paginator import EmptyPage, Paginator
+from django.db.models import QuerySet
 from django.http import HttpRequest, QueryDict
 from django_tables2 import RequestConfig, Table
 
@@ -49,6 +50,7 @@ def configure_table(
         # but its order as none: the pages that read a deep page along the rating index
         # then fell back to ranking every row (`?sort=junk` cost the EGD list 50 ms).
         table.order_by = default_order
+    _break_ties(table)
     if per_page is None:
         return table
     try:
@@ -57,6 +59,22 @@ def configure_table(
     except EmptyPage:
         table.page = table.paginator.page(table.paginator.num_pages)
     return table
+
+
+def _break_ties(table: Table) -> None:
+    """End the table's sort with the row's id unless it ends so already: sorted by a column
+    many rows share (players, city, grade), the database may give tied rows in any order,
+    and a page could repeat rows of the page before and never show others (39 pages of the
+    EGD-scale tournament list by players showed 48 tournaments twice)."""
+    data = getattr(table.data, "data", None)
+    if not isinstance(data, QuerySet):
+        return
+    ordering = data.query.order_by
+    if not ordering or not all(isinstance(key, str) for key in ordering):
+        return
+    if ordering[-1].lstrip("-") in ("pk", "id"):
+        return
+    table.data.data = data.order_by(*ordering, "-pk" if ordering[-1].startswith("-") else "pk")
 
 
 def query_without(request: HttpRequest, *names: str) -> str:

@@ -3,6 +3,7 @@ one of the page's choices whatever the URL says (issue 16, item 1)."""
 
 from __future__ import annotations
 
+import datetime as dt
 import re
 
 import pytest
@@ -392,3 +393,64 @@ def test_pages_sorted_otherwise_show_every_row_once_with_its_rank_by_rating(
     descending = query["sort"].startswith("-")
     if query["sort"].lstrip("-") == "name":
         assert keys == sorted(keys, reverse=descending)
+
+
+@pytest.fixture
+def many_tournaments(db):
+    """260 public tournaments (six pages of 50) sharing cities, classes, statuses, dates
+    and organisers, and each 0 players: every column but the name ties across pages."""
+    from clubsite.models import Club
+    from tournaments.models import Tournament
+
+    clubs = [Club.objects.create(name=f"Host {i}", slug=f"host-{i}") for i in range(3)]
+    statuses = [Tournament.Status.APPROVED, Tournament.Status.SUBMITTED]
+    Tournament.objects.bulk_create(
+        Tournament(
+            name=f"Cup {i:03d}", slug=f"cup-{i}", city=("Kyiv", "Lviv", "Odesa")[i % 3],
+            country="UA", start_date=dt.date(2024, 1 + i % 2, 1),
+            end_date=dt.date(2024, 1 + i % 2, 1), organiser=clubs[i % 3], rounds=5,
+            status=statuses[i % 2], tournament_class="AB"[i % 2],
+        )
+        for i in range(260)
+    )  # fmt: skip
+    return set(Tournament.objects.values_list("pk", flat=True))
+
+
+@pytest.mark.parametrize(
+    "sort", ["", "end_date", "-end_date", "players", "-players", "city", "-city", "organiser",
+             "-status", "tournament_class", "game", "name", "-name"],
+)  # fmt: skip
+def test_tournament_list_pages_show_every_tournament_once_by_any_sort(
+    client, many_tournaments, sort
+):
+    """Sorted by a column many tournaments share, the pages partition the tournaments:
+    tied rows neither repeat on the next page nor drop out."""
+    shown = []
+    for page in range(1, 7):
+        html = client.get(reverse("tournament_list"), {"sort": sort, "page": page})
+        shown += [
+            int(pk) for pk in re.findall(r'href="/tournaments/(\d+)/"', html.content.decode())
+        ]
+    assert len(shown) == len(many_tournaments)
+    assert set(shown) == many_tournaments
+
+
+@pytest.mark.parametrize("sort", ["", "rank", "-grade", "name", "country", "tournaments"])
+def test_snapshot_pages_show_every_entry_once_by_any_sort(client, big_list, sort):
+    """A published list with tied ranks, one grade, namesakes, two countries: walked page
+    by page under any sort, each entry is shown once."""
+    snapshot = PublishedList.objects.create(rating_list=big_list, date="2024-06-30")
+    entries = list(RatingEntry.objects.filter(rating_list=big_list).select_related("member"))
+    for place, entry in enumerate(entries):
+        entry.member.family_name, entry.member.given_name = f"Same{place // 4:02d}", "Ann"
+        entry.member.save()
+        PublishedEntry.objects.create(
+            snapshot=snapshot, member=entry.member, rank=1 + place // 3 * 3,
+            rating=3000 - place // 3, grade=5, tournaments=place % 2,
+        )  # fmt: skip
+    url = reverse("rating_snapshot", args=["big", "2024-06-30"])
+    shown = []
+    for page in range(1, 7):
+        html = client.get(url, {"sort": sort, "page": page, "per_page": 25}).content.decode()
+        shown += re.findall(r'href="/players/(\d+)/"', html)
+    assert sorted(map(int, shown)) == sorted(e.member_id for e in entries)
