@@ -13,6 +13,7 @@ from typing import Any
 from django.core.paginator import EmptyPage, Paginator
 from django.db.models import QuerySet
 from django.http import HttpRequest, QueryDict
+from django.utils.functional import cached_property
 from django_tables2 import RequestConfig, Table
 
 from clubsite.numbers import int_or_default
@@ -59,6 +60,20 @@ def configure_table(
     except EmptyPage:
         table.page = table.paginator.page(table.paginator.num_pages)
     return table
+
+
+class CountedApartPaginator(Paginator):
+    """Counts `counted` (the page's rows without the joins that only draw them) instead of
+    the rows: PostgreSQL counts the public tournaments along an index in 1 ms, but through
+    a join to their counts, removed by the planner too late to choose the index, in 6."""
+
+    def __init__(self, *args: Any, counted: QuerySet, **kwargs: Any) -> None:
+        self.counted = counted
+        super().__init__(*args, **kwargs)
+
+    @cached_property
+    def count(self) -> int:
+        return self.counted.count()
 
 
 def _break_ties(table: Table) -> None:

@@ -454,3 +454,32 @@ def test_snapshot_pages_show_every_entry_once_by_any_sort(client, big_list, sort
         html = client.get(url, {"sort": sort, "page": page, "per_page": 25}).content.decode()
         shown += re.findall(r'href="/players/(\d+)/"', html)
     assert sorted(map(int, shown)) == sorted(e.member_id for e in entries)
+
+
+@pytest.mark.parametrize(
+    ("query", "expected"),
+    [
+        ({}, lambda t: True),
+        ({"sort": "-players"}, lambda t: True),
+        ({"status": "submitted", "page": 2}, lambda t: t.status == "submitted"),
+        ({"q": "Cup 1", "sort": "-players"}, lambda t: "Cup 1" in t.name),
+        ({"q": "lviv", "year": "2024"}, lambda t: t.city == "Lviv"),
+        ({"year": "2023"}, lambda t: False),
+    ],
+)
+def test_tournament_list_counts_what_its_filter_keeps_without_the_rows_joins(
+    client, many_tournaments, query, expected
+):
+    """The pager's count is the filter's, counted on the tournaments alone (no join to the
+    counts, organisers or hosts that only draw the rows)."""
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+
+    from tournaments.models import Tournament
+
+    wanted = [t for t in Tournament.objects.filter(pk__in=many_tournaments) if expected(t)]
+    with CaptureQueriesContext(connection) as captured:
+        response = client.get(reverse("tournament_list"), query)
+    assert response.context["table"].paginator.count == len(wanted)
+    counts = [q["sql"] for q in captured if "COUNT(" in q["sql"]]
+    assert counts and not [sql for sql in counts if "JOIN" in sql]

@@ -11,7 +11,12 @@ from django.utils.translation import get_language
 
 from clubsite.models import GameKind
 from clubsite.numbers import MAX_ID, int_or_none
-from clubsite.views.paging import configure_table, page_range, sort_headers
+from clubsite.views.paging import (
+    CountedApartPaginator,
+    configure_table,
+    page_range,
+    sort_headers,
+)
 from clubsite.views.url_prefix import url_prefix
 from tournaments import selectors
 from tournaments.models import Tournament
@@ -36,7 +41,10 @@ def tournament_list(request: HttpRequest) -> HttpResponse:
     filterset = TournamentFilter(request.GET, queryset=tournaments)
     found = filterset.qs.select_related(None).only("id") if by_keys else filterset.qs
     table = TournamentTable(found)
-    configure_table(request, table, per_page=50)
+    # Counted on the keys, filtered alike: the rows' joins would only slow the count.
+    counted = filterset.filter_queryset(selectors.tournament_public_keys())
+    configure_table(request, table, per_page=50, paginator_class=CountedApartPaginator,
+                    counted=counted)  # fmt: skip
     records = list(table.page.object_list.data) if table.page else []
     if by_keys:
         records = selectors.tournaments_in_order([t.pk for t in records])
