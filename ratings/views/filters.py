@@ -62,13 +62,9 @@ class RatingEntryFilter(django_filters.FilterSet):
         self.form.fields["q"].widget = forms.TextInput(
             attrs={"placeholder": _("any part"), "type": "search"}
         )
-        for name in ("country", "grade_min", "grade_max", "active"):
+        for name in ("country", "club", "grade_min", "grade_max", "active"):
             field = self.form.fields[name]
             field.widget = FastSelect(choices=field.choices)
-        club = self.form.fields["club"]
-        club.widget = FastSelect(
-            choices=lambda: [("", club.empty_label), *rating_list_club_choices(rating_list)]
-        )
 
     def filter_name(self, queryset: QuerySet, name: str, value: str) -> QuerySet:
         query = Q()
