@@ -53,8 +53,8 @@ def tournament_list(request: HttpRequest) -> HttpResponse:
     rows = [(t, games.get(t.game, t.game), statuses.get(t.status, t.status)) for t in records]
     query = request.GET.copy()
     query.pop("page", None)
-    # The filter form drawn once per language and filter (crispy forms took a third of
-    # the page's time): see the template's cache tag.
+    # The filter form drawn once per language and filter (crispy forms took a quarter of
+    # page 1's time): see the template's cache tag.
     filter_query = sorted((k, v) for k, v in query.lists() if k != "sort")
     return render(
         request,
