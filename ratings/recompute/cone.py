@@ -29,7 +29,7 @@ from __future__ import annotations
 
 import datetime as dt
 import json
-from collections import defaultdict
+from collections import defaultdict, deque
 from typing import Any
 
 from django.db import connection
@@ -40,21 +40,21 @@ from ratings.recompute.bulk import as_json
 from ratings.recompute.reads import (
     STATE_COLUMNS,
     StatesBefore,
+    all_entered,
     any_of,
     engine_games,
     fast_rows,
     fide_history,
-    last_rows_sent,
+    last_rows_in_turn,
     load_game_records,
     published_grades,
     read_members,
     read_professed,
-    record_player_ids,
     state_of,
 )
 from ratings.recompute.replay import rate_tournament, restarts_baseline
 from ratings.recompute.rules import GO_SYSTEMS
-from ratings.recompute.state import HistoryRow, Key, MemberState, ReplayOutcome, rank_of
+from ratings.recompute.state import HistoryRow, MemberState, ReplayOutcome, rank_of
 from tournaments.models import Tournament
 
 
@@ -87,16 +87,9 @@ def cone_replay(rating_list: RatingList, from_date: dt.date) -> ReplayOutcome | 
     )  # counts in this list: approved for it (ratings.submissions.list_approval)
     # Every stored row from the date, read once: which tables have rows, which rows are
     # gone, and each player's stored states along the way.
-    stored_rows = list(
-        fast_rows(
-            RatingHistory.objects.filter(rating_list=rating_list, date__gte=from_date)
-            .order_by()
-            .values_list(*_StoredStates.FIELDS)
-        )
-    )
-    stored = {row[0] for row in stored_rows}
+    by_table, by_member = _stored_rows(rating_list, from_date)
     changed = {t for t, rated_at in links if t in approved and rated_at is None}
-    removed = stored - approved
+    removed = by_table.keys() - approved
     tournaments = list(
         Tournament.objects.filter(any_of("pk", sorted(approved))).order_by("end_date", "pk")
     )
@@ -106,12 +99,12 @@ def cone_replay(rating_list: RatingList, from_date: dt.date) -> ReplayOutcome | 
     # Rows that are gone: those of a table taken out, and of a player a changed table no
     # longer enters. Their players differ from the start. (A changed table's other players
     # differ only if their rows come out otherwise.)
-    gone = {
-        (row[3], row[0])  # (member, tournament)
-        for row in stored_rows
-        if row[0] in removed or (row[0] in changed and row[3] not in players[row[0]])
-    }
+    gone = {(m, t) for t in removed for m in by_table[t]} | {
+        (m, t) for t in changed for m in by_table.get(t, ()) if m not in players[t]
+    }  # (member, tournament)
     differs = {member_id for member_id, _t in gone}
+    for member_id, t in gone:  # his states from the date go without it
+        by_member[member_id] = [row for row in by_member[member_id] if row[0] != t]
     # The tables a change could reach at all (through every player of a table it reaches):
     # their players' states and cards are read up front. Which of them are replayed is
     # found as the walk goes.
@@ -130,77 +123,114 @@ def cone_replay(rating_list: RatingList, from_date: dt.date) -> ReplayOutcome | 
         [t.pk for t in tournaments], handicaps=rating_list.system in GO_SYSTEMS
     )
     member_ids = sorted(reach)
-    with last_rows_sent(rating_list, from_date, member_ids) as last_rows_received:
-        # While the server finds their states before the date, the work that needs no
-        # more of the database.
-        unentered = any(
-            not set(map(int, record_player_ids(records))) <= players[t_id]
-            for t_id, records in games.items()
-        )
-        rows_by_member, rows_by_key = _stored_by_member(stored_rows, reach, gone)
-        outcome = ReplayOutcome(from_date=from_date)
-        outcome.stored_keys = {}
-        for row in stored_rows:
-            outcome.stored_keys.setdefault(row[0], {})[row[3]] = (row[2], row[1])
-        last_rows = last_rows_received()
-    if unentered:
-        return None  # a game of someone not entered in the table: no cone to trust
-    before = StatesBefore(rating_list, from_date, member_ids, last_rows=last_rows)
-    stored_states = _StoredStates(before, rows_by_member, rows_by_key)
+    # Read before the walk: from there on the server probes for states (below), and the
+    # connection is not free until the walk ends.
     members = read_members(member_ids)
     fide_dated = fide_history(member_ids) if rating_list.system == "orr" else {}
+    last_rows: dict[int, tuple[Any, ...]] = {}  # filled in as the walk goes
+    before = StatesBefore(rating_list, from_date, member_ids, last_rows=last_rows)
+    stored_states = _StoredStates(before, by_member, by_table)
+    starts, chunks = _first_players(candidates, players)
+    outcome = ReplayOutcome(from_date=from_date)
     replayed: list[int] = []
-    for tournament in candidates:
-        entrants = players[tournament.pk]
-        if tournament.pk not in changed and entrants.isdisjoint(differs):
-            continue  # its stored rows stand
-        for member_id in entrants:
-            if member_id not in outcome.states:  # not replayed since he began to differ
-                state = stored_states.just_before(member_id, tournament)
-                if state is not None:
-                    outcome.states[member_id] = state
-        first_row = len(outcome.rows)
-        rate_tournament(
-            outcome,
-            rating_list,
-            tournament,
-            engine_games(games.get(tournament.pk, [])),
-            professed[tournament.pk],
-            members,
-            fide_history=fide_dated,
-        )
-        replayed.append(tournament.pk)
-        rows = {row.member_id: row for row in outcome.rows[first_row:]}
-        # Its rows all as stored (the same digest): so is each of them, unread.
-        digest = outcome.table_digests.get(tournament.pk)
-        table_as_stored = digest is not None and digest == stored_digests.get(tournament.pk)
-        for member_id in entrants:
-            row = rows.get(member_id)
-            if row is None and member_id in differs:
-                continue  # no row to compare (a zero-score ORR debut): he still differs
-            if table_as_stored or stored_states.state_as_stored(member_id, tournament.pk, row):
-                # His state after it is his stored one: later tables read it there.
-                outcome.states.pop(member_id, None)
-                outcome.touched.discard(member_id)
-                differs.discard(member_id)
-            else:
-                differs.add(member_id)
+    with last_rows_in_turn(rating_list, from_date, chunks) as next_last_rows:
+        # While the server finds the first players' states before the date.
+        if not all(all_entered(records, players[t_id]) for t_id, records in games.items()):
+            return None  # a game of someone not entered in the table: no cone to trust
+        for position, tournament in enumerate(candidates):
+            while starts and starts[0] == position:  # players who first play here
+                starts.popleft()
+                last_rows.update(next_last_rows())
+            entrants = players[tournament.pk]
+            if tournament.pk not in changed and entrants.isdisjoint(differs):
+                continue  # its stored rows stand
+            for member_id in entrants:
+                if member_id not in outcome.states:  # not replayed since he began to differ
+                    state = stored_states.just_before(member_id, tournament)
+                    if state is not None:
+                        outcome.states[member_id] = state
+            first_row = len(outcome.rows)
+            rate_tournament(
+                outcome,
+                rating_list,
+                tournament,
+                engine_games(games.get(tournament.pk, [])),
+                professed[tournament.pk],
+                members,
+                fide_history=fide_dated,
+            )
+            replayed.append(tournament.pk)
+            rows = {row.member_id: row for row in outcome.rows[first_row:]}
+            # Its rows all as stored (the same digest): so is each of them, unread.
+            digest = outcome.table_digests.get(tournament.pk)
+            as_stored = digest is not None and digest == stored_digests.get(tournament.pk)
+            for member_id in entrants:
+                row = rows.get(member_id)
+                if row is None and member_id in differs:
+                    continue  # no row to compare (a zero-score ORR debut): he still differs
+                if as_stored or stored_states.state_as_stored(member_id, tournament.pk, row):
+                    # His state after it is his stored one: later tables read it there.
+                    outcome.states.pop(member_id, None)
+                    outcome.touched.discard(member_id)
+                    differs.discard(member_id)
+                else:
+                    differs.add(member_id)
     outcome.scope = sorted({*replayed, *removed})
+    # The stored rows of the tables it rewrites, for the store to compare (its gone rows
+    # included: the store takes them out).
+    outcome.stored_keys = {
+        t: {m: (row[_SEQUENCE], row[_FINGERPRINT]) for m, row in by_table[t].items()}
+        for t in outcome.scope
+        if t in by_table
+    }
     return outcome
 
 
-def _stored_by_member(
-    stored_rows: list[tuple[Any, ...]], member_ids: set[int], gone: set[Key]
-) -> tuple[dict[int, list[tuple[Any, ...]]], dict[Key, tuple[Any, ...]]]:
-    """The stored rows (`_StoredStates.FIELDS`) of `member_ids` but the `gone` ones: each
-    member's in replay order, and each by its key."""
+def _first_players(
+    candidates: list[Tournament], players: dict[int, set[int]]
+) -> tuple[deque[int], list[list[int]]]:
+    """The players of the candidate tables in `PROBE_CHUNKS` chunks of about equal size,
+    in the order they first play: the position of the table where each chunk's first
+    player does, and the chunks."""
+    firsts: list[tuple[int, set[int]]] = []  # a table's position, its players new there
+    seen: set[int] = set()
+    for position, tournament in enumerate(candidates):
+        new = players[tournament.pk] - seen
+        if new:
+            firsts.append((position, new))
+            seen |= new
+    size = max(1, -(-len(seen) // PROBE_CHUNKS))
+    starts: deque[int] = deque()
+    chunks: list[list[int]] = []
+    for position, new in firsts:
+        if not chunks or len(chunks[-1]) >= size:
+            starts.append(position)
+            chunks.append([])
+        chunks[-1].extend(new)
+    return starts, chunks
+
+
+# The walk asks for its players' states before the date in this many chunks: the server
+# probes for the next while the walk rates the tables of the last.
+PROBE_CHUNKS = 12
+
+
+def _stored_rows(
+    rating_list: RatingList, from_date: dt.date
+) -> tuple[dict[int, dict[int, tuple[Any, ...]]], dict[int, list[tuple[Any, ...]]]]:
+    """The list's stored rows from the date (`_StoredStates.FIELDS`): by table, then
+    member; and each member's, in no set order."""
+    by_table: dict[int, dict[int, tuple[Any, ...]]] = defaultdict(dict)
     by_member: dict[int, list[tuple[Any, ...]]] = defaultdict(list)
-    by_key: dict[Key, tuple[Any, ...]] = {}
-    kept = [row for row in stored_rows if row[3] in member_ids and (row[3], row[0]) not in gone]
-    for row in sorted(kept, key=_replay_order):
+    rows = (
+        RatingHistory.objects.filter(rating_list=rating_list, date__gte=from_date)
+        .order_by()
+        .values_list(*_StoredStates.FIELDS)
+    )
+    for row in fast_rows(rows):
+        by_table[row[0]][row[3]] = row
         by_member[row[3]].append(row)
-        by_key[row[3], row[0]] = row  # (member, tournament)
-    return by_member, by_key
+    return by_table, by_member
 
 
 class _StoredStates:
@@ -213,18 +243,18 @@ class _StoredStates:
     def __init__(
         self,
         before: StatesBefore,
-        rows: dict[int, list[tuple[Any, ...]]],
-        by_key: dict[Key, tuple[Any, ...]],
+        by_member: dict[int, list[tuple[Any, ...]]],
+        by_table: dict[int, dict[int, tuple[Any, ...]]],
     ) -> None:
-        """`before`: their states before the date; `rows`, `by_key`: their stored rows from
-        it (`_stored_by_member`)."""
-        self.before, self.rows, self.by_key = before, rows, by_key
+        """`before`: their states before the date; `by_member`, `by_table`: their stored
+        rows from it (`_stored_rows`), the gone ones left out of `by_member`."""
+        self.before, self.by_member, self.by_table = before, by_member, by_table
         self.json_text = connection.vendor == "postgresql"
 
     def state_as_stored(self, member_id: int, tournament_id: int, row: HistoryRow | None) -> bool:
         """Whether his state after the table, as the replayed `row` carries it (None: the
         replay gave him no row), is the one his stored row there carries."""
-        stored = self.by_key.get((member_id, tournament_id))
+        stored = self.by_table.get(tournament_id, {}).get(member_id)
         if row is None or stored is None:
             return row is None and stored is None
         after, provisional, history, list_grade, tournaments, games, best, day = stored[4:]
@@ -239,16 +269,20 @@ class _StoredStates:
     def just_before(self, member_id: int, tournament: Tournament) -> MemberState | None:
         """His state just before `tournament` (None: he has none, a newcomer)."""
         until = (tournament.end_date, tournament.pk)
-        last = None
-        for row in reversed(self.rows.get(member_id, ())):  # a few, in replay order
-            if _replay_order(row) < until:
-                last = row
-                break
+        last, last_at = None, None
+        for row in self.by_member.get(member_id, ()):  # a few, in no set order
+            at = (row[-1], row[0])  # its place in replay order: its date, then its table
+            if at < until and (last_at is None or at > last_at):
+                last, last_at = row, at
         if last is None:
             return self.before.get(member_id)
         state = state_of(last[3:], json_text=self.json_text)
         state.from_baseline = self.before.named(member_id)
         return state
+
+
+_FINGERPRINT = _StoredStates.FIELDS.index("fingerprint")
+_SEQUENCE = _StoredStates.FIELDS.index("sequence")
 
 
 def _same_history(replayed: Any, stored: Any, *, json_text: bool) -> bool:
@@ -257,11 +291,6 @@ def _same_history(replayed: Any, stored: Any, *, json_text: bool) -> bool:
     if replayed is None or stored is None:
         return replayed is None and stored is None
     return json.loads(as_json(replayed)) == (json.loads(stored) if json_text else stored)
-
-
-def _replay_order(row: tuple[Any, ...]) -> tuple[dt.date, int]:
-    """A stored row's place in replay order: its date, then its tournament's id."""
-    return row[-1], row[0]
 
 
 def _decided_after(rated_at: dt.datetime | None, *decided: dt.datetime | None) -> bool:

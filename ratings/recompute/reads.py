@@ -51,7 +51,7 @@ class StatesBefore:
         last_rows: dict[int, tuple[Any, ...]] | None = None,
     ) -> None:
         """`last_rows`: their last rows before the day, when read already
-        (`last_rows_sent`)."""
+        (`last_rows_in_turn`)."""
         self.rows = _last_rows(rating_list, day, member_ids) if last_rows is None else last_rows
         self.starts = baseline_starts(rating_list, member_ids)
         self.json_text = connection.vendor == "postgresql"  # see `fast_rows`
@@ -160,25 +160,46 @@ _PROBE_LAST_ROWS = (
 
 
 @contextmanager
-def last_rows_sent(
-    rating_list: RatingList, day: dt.date, member_ids: list[int]
+def last_rows_in_turn(
+    rating_list: RatingList, day: dt.date, member_chunks: Iterable[list[int]]
 ) -> Iterator[Callable[[], dict[int, tuple[Any, ...]]]]:
-    """Members' last rows before `day` (as `StatesBefore` takes them), asked for on entering:
-    on PostgreSQL the server probes for them (80 ms for a cone's 25,000 players) while
-    the body goes on in Python, which must not query before it has called the function
-    this gives, which returns them (psycopg's pipeline mode). Elsewhere that function
-    reads them."""
+    """Members' last rows before `day` (as `StatesBefore` takes them), a chunk of members
+    at each call of the function this gives (an empty dict once they are all given).
+
+    On PostgreSQL the server probes for the next chunk while the body goes on in Python
+    (psycopg's pipeline mode): the first chunk from the moment of entering, each next one
+    from the moment the last is given. The body must not query until it leaves. A cone's
+    25,000 players take the server 80 ms; chunk after chunk, they are found while the
+    walk rates the tables of the chunk before."""
+    chunks = iter(member_chunks)
     if connection.vendor != "postgresql":
-        yield lambda: _last_rows(rating_list, day, member_ids)
+        yield lambda: _last_rows(rating_list, day, next(chunks, []))
         return
     if not _rows_before(rating_list, day).exists():  # a replay from the list's start
         yield dict
         return
     connection.ensure_connection()
     driver = connection.connection
-    with driver.pipeline(), driver.cursor() as cursor:
-        cursor.execute(_PROBE_LAST_ROWS, [id_array(member_ids), rating_list.pk, day])
-        yield lambda: {row[0]: row for row in cursor.fetchall()}
+    with driver.pipeline():
+        probing = []  # the cursor of the chunk the server is probing for, if any
+
+        def send_next() -> None:
+            chunk = next(chunks, None)
+            if chunk is not None:
+                cursor = driver.cursor()
+                cursor.execute(_PROBE_LAST_ROWS, [id_array(chunk), rating_list.pk, day])
+                probing.append(cursor)
+
+        def received() -> dict[int, tuple[Any, ...]]:
+            if not probing:
+                return {}
+            with probing.pop() as cursor:
+                rows = {row[0]: row for row in cursor.fetchall()}
+            send_next()
+            return rows
+
+        send_next()
+        yield received
 
 
 def fast_rows(queryset: Any) -> Iterable[tuple[Any, ...]]:
@@ -280,10 +301,15 @@ def player_ids(games: Sequence[EngineGame]) -> set[str]:
 _WHITE, _BLACK = itemgetter(1), itemgetter(2)
 
 
-def record_player_ids(records: Sequence[GameRecord]) -> set[str]:
-    """The ids of everyone who played one of a table's game records (as
-    `load_game_records` gives them)."""
-    return set(map(_RECORD_WHITE, records)).union(map(_RECORD_BLACK, records))
+def all_entered(records: Sequence[GameRecord], entrants: set[int]) -> bool:
+    """Whether everyone who played one of a table's game records (as `load_game_records`
+    gives them) is among its `entrants`. A cone looks at every table of a year (100,000
+    games at EGD scale): the ids are checked as the text they are read as, building no
+    set of them."""
+    entered = set(map(str, entrants))
+    return entered.issuperset(map(_RECORD_WHITE, records)) and entered.issuperset(
+        map(_RECORD_BLACK, records)
+    )
 
 
 _RECORD_WHITE, _RECORD_BLACK = itemgetter(2), itemgetter(3)

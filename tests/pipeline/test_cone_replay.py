@@ -8,8 +8,9 @@ import random
 import pytest
 
 from ratings.models import ListTournament, RatingEntry, RatingHistory, RecomputeRun
+from ratings.recompute import cone
 from ratings.recompute.cone import cone_replay
-from ratings.recompute.reads import StatesBefore, last_rows_sent
+from ratings.recompute.reads import StatesBefore, last_rows_in_turn
 from ratings.recompute.services import rating_list_recompute, rating_list_request_recompute
 from ratings.submissions.services import tournament_approve_and_rate as tournament_approve
 from ratings.submissions.services import tournament_reopen_and_unrate as tournament_reopen
@@ -68,9 +69,13 @@ def _world(rng, system, groups=3, per_group=8, tournaments=12):
 
 @pytest.mark.parametrize("system", sorted(SYSTEM_GAMES))
 @pytest.mark.parametrize("seed", [3, 4, 5])
+@pytest.mark.parametrize("probe_chunks", [1, 1000])
 def test_retroactive_changes_replay_their_cone_and_equal_a_full_replay(
-    system, seed, django_capture_on_commit_callbacks
+    system, seed, probe_chunks, django_capture_on_commit_callbacks, monkeypatch
 ):
+    """The walk is given its players' states before the date in chunks: all in one, or a
+    chunk for each table where players first play."""
+    monkeypatch.setattr(cone, "PROBE_CHUNKS", probe_chunks)
     rng = random.Random(seed)
     club, pools, rating_list, tournaments = _world(rng, system)
     referee = staff_user()
@@ -316,12 +321,13 @@ def test_a_game_of_someone_the_table_does_not_enter_leaves_no_cone(
     assert cone_replay(rating_list, first.end_date) is None
 
 
-def test_the_states_before_a_date_sent_ahead_are_those_read_in_turn(
+def test_the_states_before_a_date_probed_chunk_by_chunk_are_those_read_at_once(
     django_capture_on_commit_callbacks,
 ):
-    """The cone asks for its players' states before its date on entering a block that goes
-    on in Python (on PostgreSQL the server probes meanwhile, in pipeline mode): they are
-    the states read in turn, and a failure inside the block leaves the connection usable."""
+    """The cone asks for its players' states before its date in chunks, each next one on
+    taking the last (on PostgreSQL the server probes meanwhile, in pipeline mode): they
+    are the states read at once, then nothing; and a failure inside the block leaves
+    the connection usable."""
     rating_list, tournaments, _first, _referee = _rated_in_order(
         15, django_capture_on_commit_callbacks
     )
@@ -330,13 +336,19 @@ def test_the_states_before_a_date_sent_ahead_are_those_read_in_turn(
         {m for t in tournaments for m in t.participants.values_list("member_id", flat=True)}
     )
     member_ids.append(member_ids[-1] + 1000)  # nobody: no state
-    with last_rows_sent(rating_list, day, member_ids) as received:
-        sent = received()
-    in_turn = StatesBefore(rating_list, day, member_ids).all()
-    assert in_turn, "no player has a state before the last table"
-    assert StatesBefore(rating_list, day, member_ids, last_rows=sent).all() == in_turn
+    chunks = [member_ids[:3], member_ids[3:4], member_ids[4:]]
+    with last_rows_in_turn(rating_list, day, chunks) as next_rows:
+        received = [next_rows() for _chunk in chunks]
+        after = next_rows()
+    at_once = StatesBefore(rating_list, day, member_ids).all()
+    assert at_once, "no player has a state before the last table"
+    assert after == {}
+    for chunk, rows in zip(chunks, received, strict=True):
+        assert set(rows) <= set(chunk)
+    merged = {m: row for rows in received for m, row in rows.items()}
+    assert StatesBefore(rating_list, day, member_ids, last_rows=merged).all() == at_once
 
-    with pytest.raises(ZeroDivisionError), last_rows_sent(rating_list, day, member_ids):
+    with pytest.raises(ZeroDivisionError), last_rows_in_turn(rating_list, day, chunks):
         _ = 1 / 0
     assert RatingHistory.objects.filter(rating_list=rating_list, date__lt=day).exists()
 
