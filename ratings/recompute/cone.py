@@ -106,8 +106,9 @@ def cone_replay(rating_list: RatingList, from_date: dt.date) -> ReplayOutcome | 
     for member_id, t in gone:  # his states from the date go without it
         by_member[member_id] = [row for row in by_member[member_id] if row[0] != t]
     # The tables a change could reach at all (through every player of a table it reaches):
-    # their players' states and cards are read up front. Which of them are replayed is
-    # found as the walk goes.
+    # their players' cards are read up front, their states before the date as the walk
+    # comes to the tables where they first play. Which tables are replayed is found as
+    # the walk goes.
     reach = set(differs)
     candidates: list[Tournament] = []
     for tournament in tournaments:

@@ -304,8 +304,8 @@ _WHITE, _BLACK = itemgetter(1), itemgetter(2)
 def all_entered(records: Sequence[GameRecord], entrants: set[int]) -> bool:
     """Whether everyone who played one of a table's game records (as `load_game_records`
     gives them) is among its `entrants`. A cone looks at every table of a year (100,000
-    games at EGD scale): the ids are checked as the text they are read as, building no
-    set of them."""
+    games at EGD scale): the games' ids are checked as the text they are read as, with
+    no set of them built."""
     entered = set(map(str, entrants))
     return entered.issuperset(map(_RECORD_WHITE, records)) and entered.issuperset(
         map(_RECORD_BLACK, records)
