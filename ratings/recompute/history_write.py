@@ -121,9 +121,10 @@ def history_write(
     unchanged: Iterable[int] = (),
 ) -> tuple[set[int], int]:
     """Make the list's stored rows from `from_date` on (of `tournament_ids` only, unless
-    None) equal to `rows`, which must all fall there. `stored_keys`: every stored row's
-    from the date, by table, when the caller has read them in this transaction (the cone
-    has): neither the rows nor the tables that have some are read again.
+    None) equal to `rows`, which must all fall there. `stored_keys`: the stored rows' keys
+    by table, when the caller has read them in this transaction (the cone has): of every
+    table of `tournament_ids` that has rows (of every table from the date, if None);
+    neither the rows nor the tables that have some are read again.
     Returns the members whose rows were taken out and how many rows were written
     (deleted, updated, added). `known_digests`: tables' digests of their rows in `rows`
     that the caller has made already (a replay makes them as it goes). `unchanged`:

@@ -168,9 +168,10 @@ def last_rows_in_turn(
 
     On PostgreSQL the server probes for the next chunk while the body goes on in Python
     (psycopg's pipeline mode): the first chunk from the moment of entering, each next one
-    from the moment the last is given. The body must not query until it leaves. A cone's
-    25,000 players take the server 80 ms; chunk after chunk, they are found while the
-    walk rates the tables of the chunk before."""
+    from the moment the last is given. The body should not query until it leaves: a
+    query waits for the probe in flight (only an error's message looks up a member). A
+    cone's 25,000 players take the server 80 ms; chunk after chunk, they are found while
+    the walk rates the tables of the chunk before."""
     chunks = iter(member_chunks)
     if connection.vendor != "postgresql":
         yield lambda: _last_rows(rating_list, day, next(chunks, []))

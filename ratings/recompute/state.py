@@ -108,8 +108,8 @@ class ReplayOutcome:
     # Members whose entries the run rebuilds although it rates none of their games: all
     # the baseline names when the replay starts on or before its date.
     restarted: set[int] = field(default_factory=set)
-    # A cone replay's read of the stored rows from the date: tournament -> member ->
-    # (sequence, fingerprint), so that the store need not read them again.
+    # A cone replay's read of the stored rows of the tables in its scope: tournament ->
+    # member -> (sequence, fingerprint), so that the store need not read them again.
     stored_keys: dict[int, dict[int, tuple[int, int | None]]] | None = None
 
 

@@ -16,7 +16,9 @@ from ratings.recompute.reads import StatesBefore, last_rows_in_turn
 from ratings.recompute.services import rating_list_recompute, rating_list_request_recompute
 from ratings.submissions.services import tournament_approve_and_rate as tournament_approve
 from ratings.submissions.services import tournament_reopen_and_unrate as tournament_reopen
-from tests.factories import ClubFactory, RatingListFactory
+from ratings.systems.model import BadInput
+from ratings.systems.registry import SYSTEMS
+from tests.factories import ClubFactory, MemberFactory, RatingListFactory
 from tests.pipeline.builders import SYSTEM_GAMES, approved_again, members, staff_user, submitted
 from tests.pipeline.builders import tournament_with_games as table
 from tournaments.models import Game, RoundSeat
@@ -392,35 +394,114 @@ def test_a_game_of_someone_a_table_the_cone_cannot_reach_does_not_enter_leaves_n
     assert incremental == every_column(rating_list)
 
 
-def test_the_cone_reads_in_as_many_queries_however_many_tables_it_replays(
-    django_capture_on_commit_callbacks, monkeypatch
-):
-    """The walk rates its tables without a query: on PostgreSQL the connection is busy
-    probing for states meanwhile (pipeline mode), and a query there would wait for it."""
-    if connection.vendor != "postgresql":
-        pytest.skip("the pipeline is PostgreSQL's; elsewhere each chunk of states is read in turn")
-    monkeypatch.setattr(cone, "PROBE_CHUNKS", 1000)
-    rng = random.Random(31)
-    _club, _pools, rating_list, made = _world(rng, "egf", groups=1, tournaments=14)
+def _one_group_in_order(capture, seed=31, tournaments=14):
+    """A list of one group's tables, approved (and rated) in date order, in that order."""
+    rng = random.Random(seed)
+    _club, _pools, rating_list, made = _world(rng, "egf", groups=1, tournaments=tournaments)
     referee = staff_user()
     in_order = sorted(made, key=lambda t: (t.end_date, t.pk))
     for tournament in in_order:
         submitted(tournament, rating_list)
-        with django_capture_on_commit_callbacks(execute=True):
+        with capture(execute=True):
             tournament_approve(tournament=tournament, by=referee)
+    return rating_list, in_order
+
+
+def _changed(rating_list, tournament):
+    """One of the table's games turned the other way, as if edited and approved again."""
+    game = tournament.games.filter(kind="played").first()
+    Game.objects.filter(pk=game.pk).update(result="black" if game.result == "white" else "white")
+    ListTournament.objects.filter(rating_list=rating_list, tournament=tournament).update(
+        rated_at=None
+    )
+
+
+def _needs_pipeline():
+    if connection.vendor != "postgresql":
+        pytest.skip("the pipeline is PostgreSQL's; elsewhere each chunk of states is read in turn")
+
+
+def test_the_cone_reads_in_as_many_queries_however_many_tables_it_replays(
+    django_capture_on_commit_callbacks, monkeypatch
+):
+    """The walk rates its tables without a query, while the server probes for states
+    (pipeline mode): a query there would wait for the probe."""
+    _needs_pipeline()
+    monkeypatch.setattr(cone, "PROBE_CHUNKS", 1000)
+    in_pipeline = []
+    rate = cone.rate_tournament
+    monkeypatch.setattr(
+        cone,
+        "rate_tournament",
+        lambda *args, **kwargs: (
+            in_pipeline.append(bool(connection.connection.pgconn.pipeline_status)),
+            rate(*args, **kwargs),
+        ),
+    )
+    rating_list, in_order = _one_group_in_order(django_capture_on_commit_callbacks)
     counts = []
-    for changed in (in_order[-1], in_order[0]):  # the last table, then the first
-        game = changed.games.filter(kind="played").first()
-        Game.objects.filter(pk=game.pk).update(
-            result="black" if game.result == "white" else "white"
-        )
-        ListTournament.objects.filter(rating_list=rating_list, tournament=changed).update(
-            rated_at=None
-        )
+    for changed in (in_order[-1], in_order[1]):  # the last table, then the second
+        _changed(rating_list, changed)
+        in_pipeline.clear()
         with CaptureQueriesContext(connection) as queries:
             outcome = cone_replay(rating_list, changed.end_date)
         assert outcome is not None
+        assert in_pipeline and all(in_pipeline), "the walk did not run beside the probes"
         counts.append((len(outcome.scope), len(queries)))
     (few, few_queries), (many, many_queries) = counts
     assert many >= few + 10, counts
     assert many_queries == few_queries, counts
+
+
+def test_a_cone_refused_inside_the_pipeline_leaves_the_connection_to_the_full_replay(
+    django_capture_on_commit_callbacks,
+):
+    """The guard refuses the cone while the server probes for states: the request's run
+    then replays everything, in the same transaction, and equals a full replay."""
+    _needs_pipeline()
+    rating_list, in_order = _one_group_in_order(django_capture_on_commit_callbacks, seed=32)
+    later, changed = in_order[-1], in_order[1]
+    stranger = MemberFactory(club=ClubFactory())
+    Game.objects.filter(pk=later.games.filter(kind="played").first().pk).update(white=stranger)
+    _changed(rating_list, changed)
+    assert cone_replay(rating_list, changed.end_date) is None
+    with django_capture_on_commit_callbacks(execute=True):
+        rating_list_request_recompute(
+            rating_list=rating_list, from_date=changed.end_date, trigger="test"
+        )
+    run = RecomputeRun.objects.filter(rating_list=rating_list).latest("pk")
+    assert run.outcome == RecomputeRun.Outcome.SUCCESS
+    assert run.tournaments == len(in_order) - 1  # all from the second table: no cone
+    incremental = every_column(rating_list)
+    rating_list_recompute(
+        rating_list_id=rating_list.pk, trigger="full", from_date=dt.date(1900, 1, 1)
+    )
+    assert incremental == every_column(rating_list)
+
+
+def test_input_the_engine_refuses_inside_the_pipeline_fails_the_run_and_leaves_the_history(
+    django_capture_on_commit_callbacks, monkeypatch
+):
+    """The engine refuses a table while the server probes for states: the run fails with
+    the table and the member named (looked up inside the pipeline), the stored history
+    stands, and the connection serves the next query."""
+    _needs_pipeline()
+    rating_list, in_order = _one_group_in_order(django_capture_on_commit_callbacks, seed=33)
+    before = every_column(rating_list)
+
+    class Refusing:
+        def rate(self, event_input):
+            raise BadInput("players[0].rating", "refused here")
+
+    monkeypatch.setitem(SYSTEMS, "egf", Refusing())
+    _changed(rating_list, in_order[1])
+    with django_capture_on_commit_callbacks(execute=True):
+        rating_list_request_recompute(
+            rating_list=rating_list, from_date=in_order[1].end_date, trigger="test"
+        )
+    run = RecomputeRun.objects.filter(rating_list=rating_list).latest("pk")
+    assert run.outcome == RecomputeRun.Outcome.FAILED
+    assert "refused here" in run.error and "(member #" in run.error, run.error
+    assert in_order[1].name in run.error
+    history, entries, _links = every_column(rating_list)
+    assert (history, entries) == before[:2]
