@@ -122,17 +122,18 @@ def test_retroactive_changes_replay_their_cone_and_equal_a_full_replay(
     assert any(run.tournaments < later[run.pk] for run in runs)
 
 
-def _rated_in_order(seed, capture):
-    """A list whose tables were approved (and rated) in date order; its earliest table."""
+def _rated_in_order(seed, capture, *, groups=2, tournaments=6):
+    """A list whose tables were approved (and rated) in date order: the list, its tables
+    in that order, the earliest, and the referee."""
     rng = random.Random(seed)
-    _club, _pools, rating_list, tournaments = _world(rng, "egf", groups=2, tournaments=6)
+    _club, _pools, rating_list, made = _world(rng, "egf", groups=groups, tournaments=tournaments)
     referee = staff_user()
-    for tournament in sorted(tournaments, key=lambda t: (t.end_date, t.pk)):
+    in_order = sorted(made, key=lambda t: (t.end_date, t.pk))
+    for tournament in in_order:
         submitted(tournament, rating_list)
         with capture(execute=True):
             tournament_approve(tournament=tournament, by=referee)
-    first = min(tournaments, key=lambda t: (t.end_date, t.pk))
-    return rating_list, tournaments, first, referee
+    return rating_list, in_order, in_order[0], referee
 
 
 def test_a_coalesced_reopen_and_reapproval_is_replayed(django_capture_on_commit_callbacks):
@@ -394,19 +395,6 @@ def test_a_game_of_someone_a_table_the_cone_cannot_reach_does_not_enter_leaves_n
     assert incremental == every_column(rating_list)
 
 
-def _one_group_in_order(capture, seed=31, tournaments=14):
-    """A list of one group's tables, approved (and rated) in date order, in that order."""
-    rng = random.Random(seed)
-    _club, _pools, rating_list, made = _world(rng, "egf", groups=1, tournaments=tournaments)
-    referee = staff_user()
-    in_order = sorted(made, key=lambda t: (t.end_date, t.pk))
-    for tournament in in_order:
-        submitted(tournament, rating_list)
-        with capture(execute=True):
-            tournament_approve(tournament=tournament, by=referee)
-    return rating_list, in_order
-
-
 def _changed(rating_list, tournament):
     """One of the table's games turned the other way, as if edited and approved again."""
     game = tournament.games.filter(kind="played").first()
@@ -438,7 +426,9 @@ def test_the_cone_reads_in_as_many_queries_however_many_tables_it_replays(
             rate(*args, **kwargs),
         ),
     )
-    rating_list, in_order = _one_group_in_order(django_capture_on_commit_callbacks)
+    rating_list, in_order, _first, _referee = _rated_in_order(
+        31, django_capture_on_commit_callbacks, groups=1, tournaments=14
+    )
     counts = []
     for changed in (in_order[-1], in_order[1]):  # the last table, then the second
         _changed(rating_list, changed)
@@ -459,7 +449,9 @@ def test_a_cone_refused_inside_the_pipeline_leaves_the_connection_to_the_full_re
     """The guard refuses the cone while the server probes for states: the request's run
     then replays everything, in the same transaction, and equals a full replay."""
     _needs_pipeline()
-    rating_list, in_order = _one_group_in_order(django_capture_on_commit_callbacks, seed=32)
+    rating_list, in_order, _first, _referee = _rated_in_order(
+        32, django_capture_on_commit_callbacks, groups=1, tournaments=14
+    )
     later, changed = in_order[-1], in_order[1]
     stranger = MemberFactory(club=ClubFactory())
     Game.objects.filter(pk=later.games.filter(kind="played").first().pk).update(white=stranger)
@@ -486,7 +478,9 @@ def test_input_the_engine_refuses_inside_the_pipeline_fails_the_run_and_leaves_t
     the table and the member named (looked up inside the pipeline), the stored history
     stands, and the connection serves the next query."""
     _needs_pipeline()
-    rating_list, in_order = _one_group_in_order(django_capture_on_commit_callbacks, seed=33)
+    rating_list, in_order, _first, _referee = _rated_in_order(
+        33, django_capture_on_commit_callbacks, groups=1, tournaments=14
+    )
     before = every_column(rating_list)
 
     class Refusing:
