@@ -29,7 +29,8 @@ from __future__ import annotations
 
 import datetime as dt
 import json
-from collections import defaultdict, deque
+from bisect import bisect_right
+from collections import defaultdict
 from typing import Any
 
 from django.db import connection
@@ -45,7 +46,7 @@ from ratings.recompute.reads import (
     engine_games,
     fast_rows,
     fide_history,
-    last_rows_in_turn,
+    last_rows_asked,
     load_game_records,
     published_grades,
     read_members,
@@ -107,8 +108,8 @@ def cone_replay(rating_list: RatingList, from_date: dt.date) -> ReplayOutcome | 
         by_member[member_id] = [row for row in by_member[member_id] if row[0] != t]
     # The tables a change could reach at all (through every player of a table it reaches):
     # their players' cards are read up front, their states before the date as the walk
-    # comes to the tables where they first play. Which tables are replayed is found as
-    # the walk goes.
+    # learns that it will replay a table where they first play. Which tables are
+    # replayed is found as the walk goes.
     reach = set(differs)
     candidates: list[Tournament] = []
     for tournament in tournaments:
@@ -128,23 +129,38 @@ def cone_replay(rating_list: RatingList, from_date: dt.date) -> ReplayOutcome | 
     # connection is not free until the walk ends.
     members = read_members(member_ids)
     fide_dated = fide_history(member_ids) if rating_list.system == "orr" else {}
-    last_rows: dict[int, tuple[Any, ...]] = {}  # filled in as the walk goes
-    before = StatesBefore(rating_list, from_date, member_ids, last_rows=last_rows)
+    received: dict[int, tuple[Any, ...]] = {}  # their last rows before the date, as asked
+    before = StatesBefore(rating_list, from_date, member_ids, last_rows=received)
     stored_states = _StoredStates(before, by_member, by_table)
-    starts, chunks = _first_players(candidates, players)
+    first_rows = _first_rows(by_member)
+    plays_at = _positions(candidates, players)
     outcome = ReplayOutcome(from_date=from_date)
     replayed: list[int] = []
-    with last_rows_in_turn(rating_list, from_date, chunks) as next_last_rows:
-        # While the server finds the first players' states before the date.
+    with last_rows_asked(rating_list, from_date, into=received) as last_rows:
+
+        def starting_from_before(position: int) -> list[int]:
+            """The players of the candidate table at `position` with no stored row from
+            the date before it: replayed, it starts them from their states before the
+            date."""
+            tournament = candidates[position]
+            until = (tournament.end_date, tournament.pk)
+            return [m for m in players[tournament.pk] if first_rows.get(m, until) >= until]
+
+        # The tables known to be replayed: the changed ones, and the first of each player
+        # who differs from the start. Their players' states before the date are asked for
+        # now; the walk asks for the others as it learns which tables it will replay.
+        known = [p for p, t in enumerate(candidates) if t.pk in changed]
+        known += [plays_at[m][0] for m in differs if m in plays_at]
+        last_rows.ask(m for position in known for m in starting_from_before(position))
+        # While the server finds them.
         if not all(all_entered(records, players[t_id]) for t_id, records in games.items()):
             return None  # a game of someone not entered in the table: no cone to trust
         for position, tournament in enumerate(candidates):
-            while starts and starts[0] == position:  # players who first play here
-                starts.popleft()
-                last_rows.update(next_last_rows())
             entrants = players[tournament.pk]
             if tournament.pk not in changed and entrants.isdisjoint(differs):
                 continue  # its stored rows stand
+            last_rows.ask(starting_from_before(position))  # asked already, as a rule
+            last_rows.wait_for(entrants)
             for member_id in entrants:
                 if member_id not in outcome.states:  # not replayed since he began to differ
                     state = stored_states.just_before(member_id, tournament)
@@ -176,6 +192,12 @@ def cone_replay(rating_list: RatingList, from_date: dt.date) -> ReplayOutcome | 
                     differs.discard(member_id)
                 else:
                     differs.add(member_id)
+            # A player who still differs carries the change into his next table, which is
+            # replayed then: ask now for the states its players start from.
+            following = (_next_position(plays_at[m], position) for m in entrants & differs)
+            last_rows.ask(
+                m for p in {p for p in following if p is not None} for m in starting_from_before(p)
+            )
     outcome.scope = sorted({*replayed, *removed})
     # The stored rows of the tables it rewrites, for the store to compare (its gone rows
     # included: the store takes them out).
@@ -187,33 +209,24 @@ def cone_replay(rating_list: RatingList, from_date: dt.date) -> ReplayOutcome | 
     return outcome
 
 
-def _first_players(
-    candidates: list[Tournament], players: dict[int, set[int]]
-) -> tuple[deque[int], list[list[int]]]:
-    """The players of the candidate tables in `PROBE_CHUNKS` chunks of about equal size,
-    in the order they first play: the position of the table where each chunk's first
-    player does, and the chunks."""
-    firsts: list[tuple[int, set[int]]] = []  # a table's position, its players new there
-    seen: set[int] = set()
+def _positions(candidates: list[Tournament], players: dict[int, set[int]]) -> dict[int, list[int]]:
+    """Each player's candidate tables, as their positions in `candidates` (in order)."""
+    plays_at: dict[int, list[int]] = defaultdict(list)
     for position, tournament in enumerate(candidates):
-        new = players[tournament.pk] - seen
-        if new:
-            firsts.append((position, new))
-            seen |= new
-    size = max(1, -(-len(seen) // PROBE_CHUNKS))
-    starts: deque[int] = deque()
-    chunks: list[list[int]] = []
-    for position, new in firsts:
-        if not chunks or len(chunks[-1]) >= size:
-            starts.append(position)
-            chunks.append([])
-        chunks[-1].extend(new)
-    return starts, chunks
+        for member_id in players[tournament.pk]:
+            plays_at[member_id].append(position)
+    return plays_at
 
 
-# The walk asks for its players' states before the date in this many chunks: the server
-# probes for the next while the walk rates the tables of the last.
-PROBE_CHUNKS = 12
+def _next_position(positions: list[int], position: int) -> int | None:
+    """The first of a player's `positions` after `position`, if any."""
+    following = bisect_right(positions, position)
+    return positions[following] if following < len(positions) else None
+
+
+def _first_rows(by_member: dict[int, list[tuple[Any, ...]]]) -> dict[int, tuple[dt.date, int]]:
+    """Each member's first stored row from the date, as its place in replay order."""
+    return {m: min((row[-1], row[0]) for row in rows) for m, rows in by_member.items() if rows}
 
 
 def _stored_rows(

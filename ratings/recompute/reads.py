@@ -7,7 +7,7 @@ from __future__ import annotations
 import datetime as dt
 import json
 from collections import defaultdict
-from collections.abc import Callable, Iterable, Iterator, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from contextlib import contextmanager
 from itertools import groupby, repeat
 from operator import itemgetter
@@ -51,7 +51,7 @@ class StatesBefore:
         last_rows: dict[int, tuple[Any, ...]] | None = None,
     ) -> None:
         """`last_rows`: their last rows before the day, when read already
-        (`last_rows_in_turn`)."""
+        (`last_rows_asked`)."""
         self.rows = _last_rows(rating_list, day, member_ids) if last_rows is None else last_rows
         self.starts = baseline_starts(rating_list, member_ids)
         self.json_text = connection.vendor == "postgresql"  # see `fast_rows`
@@ -160,47 +160,77 @@ _PROBE_LAST_ROWS = (
 
 
 @contextmanager
-def last_rows_in_turn(
-    rating_list: RatingList, day: dt.date, member_chunks: Iterable[list[int]]
-) -> Iterator[Callable[[], dict[int, tuple[Any, ...]]]]:
-    """Members' last rows before `day` (as `StatesBefore` takes them), a chunk of members
-    at each call of the function this gives (an empty dict once they are all given).
+def last_rows_asked(
+    rating_list: RatingList, day: dt.date, *, into: dict[int, tuple[Any, ...]]
+) -> Iterator[LastRowsAsked]:
+    """A `LastRowsAsked` of members' last rows before `day`, for the block, putting the
+    rows it receives `into` the dict given.
 
-    On PostgreSQL the server probes for the next chunk while the body goes on in Python
-    (psycopg's pipeline mode): the first chunk from the moment of entering, each next one
-    from the moment the last is given. The body should not query until it leaves: a
-    query waits for the probe in flight (only an error's message looks up a member). A
-    cone's 25,000 players take the server 80 ms; chunk after chunk, they are found while
-    the walk rates the tables of the chunk before."""
-    chunks = iter(member_chunks)
-    if connection.vendor != "postgresql":
-        yield lambda: _last_rows(rating_list, day, next(chunks, []))
-        return
+    On PostgreSQL the block runs in psycopg's pipeline mode: the server looks for the rows
+    asked for while the block goes on in Python. The block should query nothing else
+    (a query waits for the rows in flight; only an error's message looks up a member)."""
     if not _rows_before(rating_list, day).exists():  # a replay from the list's start
-        yield dict
+        yield LastRowsAsked(rating_list, day, into, driver=None, none_before=True)
+        return
+    if connection.vendor != "postgresql":
+        yield LastRowsAsked(rating_list, day, into, driver=None)
         return
     connection.ensure_connection()
     driver = connection.connection
     with driver.pipeline():
-        probing = []  # the cursor of the chunk the server is probing for, if any
+        yield LastRowsAsked(rating_list, day, into, driver=driver)
 
-        def send_next() -> None:
-            chunk = next(chunks, None)
-            if chunk is not None:
-                cursor = driver.cursor()
-                cursor.execute(_PROBE_LAST_ROWS, [id_array(chunk), rating_list.pk, day])
-                probing.append(cursor)
 
-        def received() -> dict[int, tuple[Any, ...]]:
-            if not probing:
-                return {}
-            with probing.pop() as cursor:
-                rows = {row[0]: row for row in cursor.fetchall()}
-            send_next()
-            return rows
+class LastRowsAsked:
+    """Members' last rows before a day (`rows`, as `StatesBefore` takes them), asked for a
+    few at a time as a cone's walk learns whom it will start from there, and waited for
+    only when it starts them (issue 18).
 
-        send_next()
-        yield received
+    A cone may reach 25,000 players and starts about 3,600 of them from their states
+    before its date: probing for all of them kept the server busy longer than the walk
+    (it waited 40-60 ms for them at EGD scale); asked for as the walk learns of them,
+    they are found while it rates the tables before."""
+
+    def __init__(
+        self,
+        rating_list: RatingList,
+        day: dt.date,
+        rows: dict[int, tuple[Any, ...]],
+        *,
+        driver: Any,
+        none_before: bool = False,
+    ) -> None:
+        self.rating_list, self.day, self.driver = rating_list, day, driver
+        self.none_before = none_before  # nobody has a row before the day
+        self.rows = rows  # those received
+        self.asked: set[int] = set()
+        self._in_flight: list[Any] = []  # PostgreSQL: the cursors of the probes sent
+        self._awaited: set[int] = set()  # asked for, not yet received
+
+    def ask(self, member_ids: Iterable[int]) -> None:
+        """Ask for these members' rows (once each); PostgreSQL sends the probe at once."""
+        new = [m for m in member_ids if m not in self.asked]
+        if not new or self.none_before:
+            return
+        self.asked.update(new)
+        if self.driver is None:
+            self.rows.update(_last_rows(self.rating_list, self.day, new))
+            return
+        cursor = self.driver.cursor()
+        cursor.execute(_PROBE_LAST_ROWS, [id_array(new), self.rating_list.pk, self.day])
+        self._in_flight.append(cursor)
+        self._awaited.update(new)
+
+    def wait_for(self, member_ids: Iterable[int]) -> None:
+        """Have the rows asked for of these members in `rows` (waits for what is in flight
+        when one of them is)."""
+        if self._awaited.isdisjoint(member_ids):
+            return
+        for cursor in self._in_flight:  # psycopg receives them all at the first fetch
+            with cursor:
+                self.rows.update((row[0], row) for row in cursor.fetchall())
+        self._in_flight.clear()
+        self._awaited.clear()
 
 
 def fast_rows(queryset: Any) -> Iterable[tuple[Any, ...]]:

@@ -12,7 +12,7 @@ from django.test.utils import CaptureQueriesContext
 from ratings.models import ListTournament, RatingEntry, RatingHistory, RecomputeRun
 from ratings.recompute import cone
 from ratings.recompute.cone import cone_replay
-from ratings.recompute.reads import StatesBefore, last_rows_in_turn
+from ratings.recompute.reads import LastRowsAsked, StatesBefore, last_rows_asked
 from ratings.recompute.services import rating_list_recompute, rating_list_request_recompute
 from ratings.submissions.services import tournament_approve_and_rate as tournament_approve
 from ratings.submissions.services import tournament_reopen_and_unrate as tournament_reopen
@@ -21,7 +21,7 @@ from ratings.systems.registry import SYSTEMS
 from tests.factories import ClubFactory, MemberFactory, RatingListFactory
 from tests.pipeline.builders import SYSTEM_GAMES, approved_again, members, staff_user, submitted
 from tests.pipeline.builders import tournament_with_games as table
-from tournaments.models import Game, RoundSeat
+from tournaments.models import Game, RoundSeat, Tournament
 from tournaments.services import tournament_submit
 
 pytestmark = pytest.mark.django_db
@@ -73,13 +73,14 @@ def _world(rng, system, groups=3, per_group=8, tournaments=12):
 
 @pytest.mark.parametrize("system", sorted(SYSTEM_GAMES))
 @pytest.mark.parametrize("seed", [3, 4, 5])
-@pytest.mark.parametrize("probe_chunks", [1, 1000])
+@pytest.mark.parametrize("ask_ahead", [True, False])
 def test_retroactive_changes_replay_their_cone_and_equal_a_full_replay(
-    system, seed, probe_chunks, django_capture_on_commit_callbacks, monkeypatch
+    system, seed, ask_ahead, django_capture_on_commit_callbacks, monkeypatch
 ):
-    """The walk is given its players' states before the date in chunks: all in one, or a
-    chunk for each table where players first play."""
-    monkeypatch.setattr(cone, "PROBE_CHUNKS", probe_chunks)
+    """The walk asks for its players' states before the date as it learns which tables it
+    will replay, or (looking ahead off) only on coming to each of them."""
+    if not ask_ahead:
+        monkeypatch.setattr(cone, "_next_position", lambda positions, position: None)
     rng = random.Random(seed)
     club, pools, rating_list, tournaments = _world(rng, system)
     referee = staff_user()
@@ -326,13 +327,13 @@ def test_a_game_of_someone_the_table_does_not_enter_leaves_no_cone(
     assert cone_replay(rating_list, first.end_date) is None
 
 
-def test_the_states_before_a_date_probed_chunk_by_chunk_are_those_read_at_once(
+def test_the_states_before_a_date_asked_for_a_few_at_a_time_are_those_read_at_once(
     django_capture_on_commit_callbacks,
 ):
-    """The cone asks for its players' states before its date in chunks, each next one on
-    taking the last (on PostgreSQL the server probes meanwhile, in pipeline mode): they
-    are the states read at once, then nothing; and a failure inside the block leaves
-    the connection usable."""
+    """The cone asks for its players' states before its date a few players at a time (on
+    PostgreSQL the server probes meanwhile, in pipeline mode) and waits for them only when
+    it needs them: they are the states read at once, each player is probed once however
+    often he is asked for, and a failure inside the block leaves the connection usable."""
     rating_list, tournaments, _first, _referee = _rated_in_order(
         15, django_capture_on_commit_callbacks
     )
@@ -341,19 +342,24 @@ def test_the_states_before_a_date_probed_chunk_by_chunk_are_those_read_at_once(
         {m for t in tournaments for m in t.participants.values_list("member_id", flat=True)}
     )
     member_ids.append(member_ids[-1] + 1000)  # nobody: no state
-    chunks = [member_ids[:3], member_ids[3:4], member_ids[4:]]
-    with last_rows_in_turn(rating_list, day, chunks) as next_rows:
-        received = [next_rows() for _chunk in chunks]
-        after = next_rows()
     at_once = StatesBefore(rating_list, day, member_ids).all()
     assert at_once, "no player has a state before the last table"
-    assert after == {}
-    for chunk, rows in zip(chunks, received, strict=True):
-        assert set(rows) <= set(chunk)
-    merged = {m: row for rows in received for m, row in rows.items()}
-    assert StatesBefore(rating_list, day, member_ids, last_rows=merged).all() == at_once
+    received = {}
+    with last_rows_asked(rating_list, day, into=received) as last_rows:
+        last_rows.ask(member_ids[:3])
+        last_rows.ask(member_ids[1:4])  # two of them again
+        last_rows.wait_for(member_ids[3:4])
+        assert set(received) == {m for m in member_ids[:4] if m in at_once}
+        last_rows.ask(member_ids[:4])  # all asked for already: no probe
+        assert not last_rows._awaited
+        last_rows.ask(member_ids[4:])
+        last_rows.wait_for(member_ids[:1])  # received already: nothing to wait for
+        last_rows.wait_for(member_ids[-1:])
+    assert sorted(last_rows.asked) == member_ids
+    assert StatesBefore(rating_list, day, member_ids, last_rows=received).all() == at_once
 
-    with pytest.raises(ZeroDivisionError), last_rows_in_turn(rating_list, day, chunks):
+    with pytest.raises(ZeroDivisionError), last_rows_asked(rating_list, day, into={}) as last:
+        last.ask(member_ids)
         _ = 1 / 0
     assert RatingHistory.objects.filter(rating_list=rating_list, date__lt=day).exists()
 
@@ -406,16 +412,17 @@ def _changed(rating_list, tournament):
 
 def _needs_pipeline():
     if connection.vendor != "postgresql":
-        pytest.skip("the pipeline is PostgreSQL's; elsewhere each chunk of states is read in turn")
+        pytest.skip("the pipeline is PostgreSQL's; elsewhere the states asked for are read at once")
 
 
 def test_the_cone_reads_in_as_many_queries_however_many_tables_it_replays(
     django_capture_on_commit_callbacks, monkeypatch
 ):
-    """The walk rates its tables without a query, while the server probes for states
-    (pipeline mode): a query there would wait for the probe."""
+    """The walk rates its tables without a query of its own, while the server probes for
+    the states it will start from (pipeline mode): a query there would wait for the
+    probes. It asks for the states before the date of exactly the players it starts from
+    there: those of its tables with no stored row from the date before them."""
     _needs_pipeline()
-    monkeypatch.setattr(cone, "PROBE_CHUNKS", 1000)
     in_pipeline = []
     rate = cone.rate_tournament
     monkeypatch.setattr(
@@ -426,6 +433,11 @@ def test_the_cone_reads_in_as_many_queries_however_many_tables_it_replays(
             rate(*args, **kwargs),
         ),
     )
+    asked = []
+    ask = LastRowsAsked.ask
+    monkeypatch.setattr(
+        LastRowsAsked, "ask", lambda self, ids: (asked.extend(ids := list(ids)), ask(self, ids))
+    )
     rating_list, in_order, _first, _referee = _rated_in_order(
         31, django_capture_on_commit_callbacks, groups=1, tournaments=14
     )
@@ -433,14 +445,31 @@ def test_the_cone_reads_in_as_many_queries_however_many_tables_it_replays(
     for changed in (in_order[-1], in_order[1]):  # the last table, then the second
         _changed(rating_list, changed)
         in_pipeline.clear()
+        asked.clear()
         with CaptureQueriesContext(connection) as queries:
             outcome = cone_replay(rating_list, changed.end_date)
         assert outcome is not None
         assert in_pipeline and all(in_pipeline), "the walk did not run beside the probes"
+        assert set(asked) == _started_from_before(rating_list, changed.end_date, outcome.scope)
         counts.append((len(outcome.scope), len(queries)))
     (few, few_queries), (many, many_queries) = counts
     assert many >= few + 10, counts
     assert many_queries == few_queries, counts
+
+
+def _started_from_before(rating_list, day, scope):
+    """The players of the tables `scope` who have no stored row from `day` before the table."""
+    tables = sorted(Tournament.objects.filter(pk__in=scope), key=lambda t: (t.end_date, t.pk))
+    rows = RatingHistory.objects.filter(rating_list=rating_list, date__gte=day)
+    firsts = {}
+    for member_id, t_id, date in rows.values_list("member_id", "tournament_id", "date"):
+        firsts[member_id] = min(firsts.get(member_id, (date, t_id)), (date, t_id))
+    return {
+        m
+        for t in tables
+        for m in t.participants.values_list("member_id", flat=True)
+        if firsts.get(m, (t.end_date, t.pk)) >= (t.end_date, t.pk)
+    }
 
 
 def test_a_cone_refused_inside_the_pipeline_leaves_the_connection_to_the_full_replay(
