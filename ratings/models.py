@@ -288,12 +288,26 @@ class RatingHistory(models.Model):
             # The replay's reads: the rows from a date on, and each player's state before
             # it, his last row. That state's columns are in the index (PostgreSQL), so the
             # read finds it there, not in the row (a kilobyte, mostly the breakdown).
-            # Its tournament included: the recompute finds which tables have rows from a
-            # date in the index alone.
+            # The rows from a date hold, in the index, what the cone reads of them (its
+            # table, member, fingerprint and his state after it): a year's 40,000 rows at
+            # EGD scale are 470 index pages against 5,800 pages of rows (8 ms against 23
+            # in shared buffers, 65 from the system's cache). It also tells which tables
+            # have rows from a date.
             models.Index(
                 fields=["rating_list", "date", "sequence"],
-                include=["tournament_id"],
-                name="history_list_date_tables",
+                include=[
+                    "tournament_id",
+                    "member_id",
+                    "fingerprint",
+                    "after",
+                    "provisional",
+                    "list_grade",
+                    "history",
+                    "tournaments_so_far",
+                    "games_so_far",
+                    "best_grade_so_far",
+                ],  # fmt: skip
+                name="history_list_date_rows",
             ),
             models.Index(
                 fields=["rating_list", "member", "date", "sequence"],

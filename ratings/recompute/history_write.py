@@ -193,7 +193,7 @@ def _tables_without_rows(
 ) -> list[int]:
     """The tables of the scope with stored rows that the replay gave none: taken out, not
     rated now, or no longer linked to the list. Found in the index alone (the tables of
-    the list's rows from a date, `history_list_date_tables`), not in the rows."""
+    the list's rows from a date, `history_list_date_rows`), not in the rows."""
     stored = RatingHistory.objects.filter(rating_list_id=rating_list_id, date__gte=from_date)
     if tournament_ids is not None:
         stored = stored.filter(tournament_id__in=tournament_ids)
