@@ -29,8 +29,8 @@ from __future__ import annotations
 
 import datetime as dt
 import json
-from bisect import bisect_right
 from collections import defaultdict
+from collections.abc import Iterable
 from typing import Any
 
 from django.db import connection
@@ -40,6 +40,7 @@ from ratings.recompute.baseline_starts import baseline_date
 from ratings.recompute.bulk import as_json
 from ratings.recompute.reads import (
     STATE_COLUMNS,
+    LastRowsAsked,
     StatesBefore,
     all_entered,
     any_of,
@@ -132,34 +133,24 @@ def cone_replay(rating_list: RatingList, from_date: dt.date) -> ReplayOutcome | 
     received: dict[int, tuple[Any, ...]] = {}  # their last rows before the date, as asked
     before = StatesBefore(rating_list, from_date, member_ids, last_rows=received)
     stored_states = _StoredStates(before, by_member, by_table)
-    first_rows = _first_rows(by_member)
-    plays_at = _positions(candidates, players)
     outcome = ReplayOutcome(from_date=from_date)
     replayed: list[int] = []
     with last_rows_asked(rating_list, from_date, into=received) as last_rows:
-
-        def starting_from_before(position: int) -> list[int]:
-            """The players of the candidate table at `position` with no stored row from
-            the date before it: replayed, it starts them from their states before the
-            date."""
-            tournament = candidates[position]
-            until = (tournament.end_date, tournament.pk)
-            return [m for m in players[tournament.pk] if first_rows.get(m, until) >= until]
-
+        ahead = _AskAhead(last_rows, stored_states, players, candidates)
         # The tables known to be replayed: the changed ones, and the first of each player
-        # who differs from the start. Their players' states before the date are asked for
-        # now; the walk asks for the others as it learns which tables it will replay.
-        known = [p for p, t in enumerate(candidates) if t.pk in changed]
-        known += [plays_at[m][0] for m in differs if m in plays_at]
-        last_rows.ask(m for position in known for m in starting_from_before(position))
+        # who differs from the start. The states before the date of the players they start
+        # from there are asked for now; the walk asks for the others' as it learns which
+        # tables it will replay.
+        ahead.will_replay(changed)
+        ahead.will_replay(stored_states.next_table(m, None) for m in differs)
         # While the server finds them.
         if not all(all_entered(records, players[t_id]) for t_id, records in games.items()):
             return None  # a game of someone not entered in the table: no cone to trust
-        for position, tournament in enumerate(candidates):
+        for tournament in candidates:
             entrants = players[tournament.pk]
             if tournament.pk not in changed and entrants.isdisjoint(differs):
                 continue  # its stored rows stand
-            last_rows.ask(starting_from_before(position))  # asked already, as a rule
+            ahead.will_replay([tournament.pk])  # known already, as a rule
             last_rows.wait_for(entrants)
             for member_id in entrants:
                 if member_id not in outcome.states:  # not replayed since he began to differ
@@ -193,11 +184,8 @@ def cone_replay(rating_list: RatingList, from_date: dt.date) -> ReplayOutcome | 
                 else:
                     differs.add(member_id)
             # A player who still differs carries the change into his next table, which is
-            # replayed then: ask now for the states its players start from.
-            following = (_next_position(plays_at[m], position) for m in entrants & differs)
-            last_rows.ask(
-                m for p in {p for p in following if p is not None} for m in starting_from_before(p)
-            )
+            # replayed then.
+            ahead.will_replay(stored_states.next_table(m, tournament) for m in entrants & differs)
     outcome.scope = sorted({*replayed, *removed})
     # The stored rows of the tables it rewrites, for the store to compare (its gone rows
     # included: the store takes them out).
@@ -209,24 +197,36 @@ def cone_replay(rating_list: RatingList, from_date: dt.date) -> ReplayOutcome | 
     return outcome
 
 
-def _positions(candidates: list[Tournament], players: dict[int, set[int]]) -> dict[int, list[int]]:
-    """Each player's candidate tables, as their positions in `candidates` (in order)."""
-    plays_at: dict[int, list[int]] = defaultdict(list)
-    for position, tournament in enumerate(candidates):
-        for member_id in players[tournament.pk]:
-            plays_at[member_id].append(position)
-    return plays_at
+class _AskAhead:
+    """Asks for the states before the date of the players a table will start from there
+    (those with no stored row from the date before it), as soon as the walk knows that it
+    will replay the table: the server finds them while the walk rates the tables before.
+    Told of a table only on coming to it, it asks then."""
 
+    def __init__(
+        self,
+        last_rows: LastRowsAsked,
+        stored: _StoredStates,
+        players: dict[int, set[int]],
+        candidates: list[Tournament],
+    ) -> None:
+        self.last_rows, self.stored, self.players = last_rows, stored, players
+        self.candidates = {t.pk: t for t in candidates}
+        self.told: set[int] = set()
 
-def _next_position(positions: list[int], position: int) -> int | None:
-    """The first of a player's `positions` after `position`, if any."""
-    following = bisect_right(positions, position)
-    return positions[following] if following < len(positions) else None
-
-
-def _first_rows(by_member: dict[int, list[tuple[Any, ...]]]) -> dict[int, tuple[dt.date, int]]:
-    """Each member's first stored row from the date, as its place in replay order."""
-    return {m: min((row[-1], row[0]) for row in rows) for m, rows in by_member.items() if rows}
+    def will_replay(self, tournament_ids: Iterable[int | None]) -> None:
+        """Tables the walk will replay (None, or a table it does not walk: ignored)."""
+        starting: list[int] = []
+        for t_id in tournament_ids:
+            tournament = self.candidates.get(t_id) if t_id not in self.told else None
+            if tournament is not None:
+                self.told.add(tournament.pk)
+                starting += (
+                    m
+                    for m in self.players[tournament.pk]
+                    if not self.stored.has_row_before(m, tournament)
+                )
+        self.last_rows.ask(starting)
 
 
 def _stored_rows(
@@ -279,6 +279,20 @@ class _StoredStates:
             and row.best_grade_so_far == rank_of(best)
             and _same_history(row.history, history, json_text=self.json_text)
         )
+
+    def has_row_before(self, member_id: int, tournament: Tournament) -> bool:
+        """Whether he has a stored row from the date before `tournament`."""
+        until = (tournament.end_date, tournament.pk)
+        return any((row[-1], row[0]) < until for row in self.by_member.get(member_id, ()))
+
+    def next_table(self, member_id: int, tournament: Tournament | None) -> int | None:
+        """The table of his first stored row from the date after `tournament` (None: of his
+        first), if any."""
+        after = (dt.date.min, 0) if tournament is None else (tournament.end_date, tournament.pk)
+        later = [
+            at for row in self.by_member.get(member_id, ()) if (at := (row[-1], row[0])) > after
+        ]
+        return min(later)[1] if later else None
 
     def just_before(self, member_id: int, tournament: Tournament) -> MemberState | None:
         """His state just before `tournament` (None: he has none, a newcomer)."""

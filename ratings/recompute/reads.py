@@ -367,7 +367,11 @@ def _raw_rows(queryset: Any) -> Iterable[tuple[Any, ...]]:
             yield from batch
 
 
-STREAM_CHUNK = 20000  # rows per chunk PostgreSQL sends (psycopg's chunked mode, libpq 17+)
+# Rows per chunk PostgreSQL sends (psycopg's chunked mode, libpq 17+). Python starts on a
+# query's rows once the first chunk is in: a year's games, stored rows and entries at EGD
+# scale came in 63, 73 and 22 ms in chunks of 2,000 rows, against 72, 90 and 28 in chunks
+# of 20,000.
+STREAM_CHUNK = 2000
 
 
 # A table's participants: member -> (grade rank professed there, rating declared there).

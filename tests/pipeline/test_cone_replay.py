@@ -80,7 +80,7 @@ def test_retroactive_changes_replay_their_cone_and_equal_a_full_replay(
     """The walk asks for its players' states before the date as it learns which tables it
     will replay, or (looking ahead off) only on coming to each of them."""
     if not ask_ahead:
-        monkeypatch.setattr(cone, "_next_position", lambda positions, position: None)
+        monkeypatch.setattr(cone._StoredStates, "next_table", lambda *args: None)
     rng = random.Random(seed)
     club, pools, rating_list, tournaments = _world(rng, system)
     referee = staff_user()
