@@ -29,6 +29,7 @@ from __future__ import annotations
 
 import datetime as dt
 import json
+from bisect import bisect_left, bisect_right
 from collections import defaultdict
 from collections.abc import Iterable
 from typing import Any
@@ -264,6 +265,7 @@ class _StoredStates:
         rows from it (`_stored_rows`), the gone ones left out of `by_member`."""
         self.before, self.by_member, self.by_table = before, by_member, by_table
         self.json_text = connection.vendor == "postgresql"
+        self._sorted: dict[int, tuple[list[tuple[dt.date, int]], list[tuple[Any, ...]]]] = {}
 
     def state_as_stored(self, member_id: int, tournament_id: int, row: HistoryRow | None) -> bool:
         """Whether his state after the table, as the replayed `row` carries it (None: the
@@ -282,31 +284,41 @@ class _StoredStates:
 
     def has_row_before(self, member_id: int, tournament: Tournament) -> bool:
         """Whether he has a stored row from the date before `tournament`."""
-        until = (tournament.end_date, tournament.pk)
-        return any((row[-1], row[0]) < until for row in self.by_member.get(member_id, ()))
+        places, _rows = self._in_order(member_id)
+        return bool(places) and places[0] < (tournament.end_date, tournament.pk)
 
     def next_table(self, member_id: int, tournament: Tournament | None) -> int | None:
         """The table of his first stored row from the date after `tournament` (None: of his
         first), if any."""
-        after = (dt.date.min, 0) if tournament is None else (tournament.end_date, tournament.pk)
-        later = [
-            at for row in self.by_member.get(member_id, ()) if (at := (row[-1], row[0])) > after
-        ]
-        return min(later)[1] if later else None
+        places, rows = self._in_order(member_id)
+        later = (
+            0 if tournament is None else bisect_right(places, (tournament.end_date, tournament.pk))
+        )
+        return rows[later][0] if later < len(rows) else None
 
     def just_before(self, member_id: int, tournament: Tournament) -> MemberState | None:
         """His state just before `tournament` (None: he has none, a newcomer)."""
-        until = (tournament.end_date, tournament.pk)
-        last, last_at = None, None
-        for row in self.by_member.get(member_id, ()):  # a few, in no set order
-            at = (row[-1], row[0])  # its place in replay order: its date, then its table
-            if at < until and (last_at is None or at > last_at):
-                last, last_at = row, at
-        if last is None:
+        places, rows = self._in_order(member_id)
+        earlier = bisect_left(places, (tournament.end_date, tournament.pk))
+        if not earlier:
             return self.before.get(member_id)
-        state = state_of(last[3:], json_text=self.json_text)
+        state = state_of(rows[earlier - 1][3:], json_text=self.json_text)
         state.from_baseline = self.before.named(member_id)
         return state
+
+    def _in_order(self, member_id: int) -> tuple[list[tuple[dt.date, int]], list[tuple[Any, ...]]]:
+        """His stored rows from the date in replay order (by date, then table), and their
+        places in it: sorted when first asked for (for a fifth of the players read)."""
+        found = self._sorted.get(member_id)
+        if found is None:
+            rows = sorted(self.by_member.get(member_id, ()), key=_place)
+            found = self._sorted[member_id] = ([_place(row) for row in rows], rows)
+        return found
+
+
+def _place(row: tuple[Any, ...]) -> tuple[dt.date, int]:
+    """A stored row's place in replay order: its date, then its table."""
+    return row[-1], row[0]
 
 
 _FINGERPRINT = _StoredStates.FIELDS.index("fingerprint")
