@@ -390,6 +390,9 @@ def read_professed(tournament_ids: list[int]) -> Professed:
     return professed
 
 
+FEW_IDS = 5000  # members read by id at once, whatever the number of members
+
+
 def read_members(member_ids: list[int]) -> dict[int, tuple[dt.date | None, int | None, int | None]]:
     """member -> (birth date the rules use, FIDE rating, grade rank on his card).
 
@@ -398,7 +401,7 @@ def read_members(member_ids: list[int]) -> dict[int, tuple[dt.date | None, int |
     members: dict[int, tuple[dt.date | None, int | None, int | None]] = {}
     everyone = Member.objects.order_by()
     wanted = set(member_ids)
-    whole = len(wanted) * 2 >= everyone.count()
+    whole = len(wanted) > FEW_IDS and len(wanted) * 2 >= everyone.count()
     for queryset in [everyone] if whole else with_ids(everyone, "pk", member_ids):
         for m_id, birth, birth_year, fide, grade in fast_rows(
             queryset.values_list("id", "birth_date", "birth_year", "fide_rating", "grade")
