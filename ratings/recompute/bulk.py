@@ -66,6 +66,77 @@ def insert_rows(model: Any, columns: Sequence[str], rows: Iterable[Sequence[Any]
     return count
 
 
+class RowUpdates:
+    """PostgreSQL: rows rewritten in place by key, a batch of them at a time, each batch
+    sent at once in psycopg's pipeline mode: the server updates a batch while the caller
+    makes the next (issue 18). The rows go as one array per column (`unnest`), not by
+    COPY, which a pipeline cannot carry. Use as a context manager; it waits for the
+    server on leaving. No other query may run inside it."""
+
+    BATCH = 250  # rows per statement
+
+    def __init__(self, model: Any, columns: Sequence[str], key: Sequence[str]) -> None:
+        fields = {f.column: f for f in model._meta.concrete_fields}
+        quote = connection.ops.quote_name
+        types = [fields[c].db_type(connection) for c in columns]
+        values = [quote(c) for c in columns if c not in key]
+        self._sql = (
+            f"UPDATE {quote(model._meta.db_table)} t SET "
+            f"{', '.join(f'{v} = n.{v}' for v in values)} "
+            f"FROM unnest({', '.join(f'%s::{t}[]' for t in types)}) "
+            f"AS n({', '.join(quote(c) for c in columns)}) "
+            f"WHERE {' AND '.join(f't.{quote(k)} = n.{quote(k)}' for k in key)}"
+        )
+        self._batch: list[Sequence[Any]] = []
+        self.count = 0
+
+    def __enter__(self) -> RowUpdates:
+        connection.ensure_connection()
+        self._pipeline = connection.connection.pipeline()
+        self._pipeline.__enter__()
+        self._cursor = connection.connection.cursor()
+        return self
+
+    def add(self, row: Sequence[Any]) -> None:
+        """One row's new values, in `columns` order, its key among them."""
+        self._batch.append(row)
+        if len(self._batch) >= self.BATCH:
+            self._send()
+
+    def __exit__(self, *exc: Any) -> None:
+        try:
+            if exc[0] is None and self._batch:
+                self._send()
+        finally:
+            self._pipeline.__exit__(*exc)  # waits for the server; raises what it refused
+            self._cursor.close()
+
+    def _send(self) -> None:
+        self._cursor.execute(
+            self._sql, [_array(column) for column in zip(*self._batch, strict=True)]
+        )
+        self.count += len(self._batch)
+        self._batch = []
+
+
+def _array(values: Iterable[Any]) -> str:
+    """PostgreSQL's text of an array of these values (text, JSON text, numbers, dates)."""
+    return "{" + ",".join(map(_element, values)) + "}"
+
+
+def _element(value: Any) -> str:
+    if value is None:
+        return "NULL"
+    kind = type(value)
+    if kind is str:
+        return '"' + value.replace("\\", "\\\\").replace('"', '\\"') + '"'
+    if kind is bool:
+        return "t" if value else "f"
+    if kind is float or kind is int:
+        return repr(value)
+    return str(value)  # a date: its ISO text
+
+
 def copy_to_temporary(
     cursor: Any, name: str, table: str, names: Sequence[str], rows: Iterable[Sequence[Any]]
 ) -> None:

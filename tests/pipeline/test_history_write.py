@@ -12,9 +12,14 @@ import sys
 
 import pytest
 from django.db import connection
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from ratings.models import ListTournament, RatingEntry, RatingHistory
-from ratings.recompute.history_write import fingerprint, table_digest
+from ratings.recompute import history_write
+from ratings.recompute.bulk import RowUpdates, as_json
+from ratings.recompute.history_write import COLUMNS, fingerprint, table_digest
+from ratings.recompute.reads import fast_rows
 from ratings.recompute.services import rating_list_recompute
 from ratings.recompute.state import HistoryRow, resolved_breakdown
 from ratings.submissions.services import tournament_approve_and_rate
@@ -149,8 +154,17 @@ def _egf_list(seed: int, slug: str, days: list[dt.date]):
     return rating_list, tournaments
 
 
+@pytest.fixture(params=["sent as found", "copied at once"])
+def compare_path(request, monkeypatch):
+    """The rows a recompute compares one by one: its changed ones sent to the server as they
+    are found (a few thousand, `bulk.RowUpdates`), or copied in at once (more)."""
+    limit = 20000 if request.param == "sent as found" else 0
+    monkeypatch.setattr(history_write, "PIPELINED_COMPARE", limit)
+    return request.param
+
+
 @pytest.mark.django_db
-def test_a_row_changed_elsewhere_is_rewritten_and_unchanged_rows_are_kept():
+def test_a_row_changed_elsewhere_is_rewritten_and_unchanged_rows_are_kept(compare_path):
     rating_list, _tables = _egf_list(4, "fp", [dt.date(2023, 3, 5), dt.date(2023, 6, 4)])
     stored = every_column(rating_list)
     assert stored[0], "the history is empty"
@@ -177,7 +191,7 @@ def test_a_row_changed_elsewhere_is_rewritten_and_unchanged_rows_are_kept():
 
 
 @pytest.mark.django_db
-def test_a_table_whose_rows_change_gets_a_new_digest_and_a_table_taken_out_loses_it():
+def test_a_table_whose_rows_change_gets_a_new_digest_and_a_table_taken_out_loses_it(compare_path):
     days = [dt.date(2023, 3, 5), dt.date(2023, 6, 4), dt.date(2023, 9, 3)]
     rating_list, tournaments = _egf_list(6, "fp-tables", days)
     links = ListTournament.objects.filter(rating_list=rating_list)
@@ -284,7 +298,7 @@ def test_rows_edited_or_deleted_in_the_admin_come_back_at_the_next_full_recomput
 
 
 @pytest.mark.django_db
-def test_a_row_written_anew_keeps_its_id():
+def test_a_row_written_anew_keeps_its_id(compare_path):
     """Pages link to a history row by its id (its breakdown's page): a row the recompute
     writes again, its values changed, is the same row under the same id."""
     days = [dt.date(2023, 3, 5), dt.date(2023, 6, 4), dt.date(2023, 9, 3)]
@@ -307,3 +321,46 @@ def test_a_row_written_anew_keeps_its_id():
     if connection.vendor == "postgresql":
         written = _row_versions(rating_list)
         assert moved <= {pk for pk in ids.values() if written[pk] != versions[pk]}
+
+
+_TEXT = st.text(st.characters(blacklist_categories=("Cs",), blacklist_characters="\x00"))
+
+
+@pytest.mark.django_db
+def test_rows_sent_as_arrays_come_back_as_sent():
+    """`RowUpdates` writes each value as it is, whatever its text holds: quotes,
+    backslashes, braces, commas, the word NULL, any letter (PostgreSQL only: elsewhere
+    the recompute deletes and inserts)."""
+    if connection.vendor != "postgresql":
+        pytest.skip("RowUpdates is PostgreSQL's")
+    rating_list, _tables = _egf_list(3, "arrays", [dt.date(2023, 3, 5)])
+    rows = RatingHistory.objects.filter(rating_list=rating_list).order_by("pk")
+    target, other = rows[0].pk, rows[1].pk
+
+    def raw(pk):  # as the database holds it: grades as ranks, JSON as text
+        return next(iter(fast_rows(rows.filter(pk=pk).values_list(*COLUMNS))))
+
+    untouched = raw(other)
+    first = dict(zip(COLUMNS, raw(target), strict=True))
+
+    @settings(max_examples=60, deadline=None)
+    @given(
+        note=_TEXT.map(lambda text: text[:200]),
+        history=st.dictionaries(_TEXT.map(lambda text: text[:20]), _TEXT | st.floats(-1e6, 1e6)),
+        after=st.floats(-1e6, 1e6) | st.none(),
+    )
+    def sent_and_read(note, history, after):
+        changed = {
+            **first, "note": note, "after": after, "rated": after is not None,
+            "history": as_json(history), "breakdown": as_json([{"opponent": 1, "note": note}]),
+            "fingerprint": -1,
+        }  # fmt: skip
+        with RowUpdates(RatingHistory, COLUMNS, history_write._KEY) as updates:
+            updates.add([changed[c] for c in COLUMNS])
+        assert updates.count == 1
+        stored = RatingHistory.objects.get(pk=target)
+        assert (stored.note, stored.after, stored.history) == (note, after, history)
+        assert stored.breakdown == [{"opponent": 1, "note": note}]
+        assert raw(other) == untouched
+
+    sent_and_read()
