@@ -9,6 +9,7 @@ from tournaments.models import (
     Tournament,
     TournamentCounts,
     TournamentLog,
+    UnenteredGame,
 )
 
 
@@ -60,10 +61,14 @@ class TournamentAdmin(admin.ModelAdmin):
         return not _locked(obj) and super().has_delete_permission(request, obj)
 
     def get_deleted_objects(self, objs, request):
-        # Games and seats have no delete permission of their own (nobody edits them
-        # here), but they go with the draft they belong to.
+        # Games, seats and the games' marks have no delete permission of their own
+        # (nobody edits them here), but they go with the draft they belong to.
         deleted, counts, perms_needed, protected = super().get_deleted_objects(objs, request)
-        perms_needed -= {Game._meta.verbose_name, RoundSeat._meta.verbose_name}
+        perms_needed -= {
+            Game._meta.verbose_name,
+            RoundSeat._meta.verbose_name,
+            UnenteredGame._meta.verbose_name,
+        }
         return deleted, counts, perms_needed, protected
 
 
@@ -120,6 +125,14 @@ class MemberProposalAdmin(ViewOnlyAdmin):
     list_filter = ["field"]
     search_fields = ["member__family_name", "tournament__name", "value"]
     list_select_related = ["member", "tournament", "proposed_by"]
+
+
+@admin.register(UnenteredGame)
+class UnenteredGameAdmin(ViewOnlyAdmin):
+    """Kept by database triggers on games and entries: shown, never edited."""
+
+    list_display = ["game", "tournament_id"]
+    list_select_related = ["game"]
 
 
 @admin.register(TournamentCounts)

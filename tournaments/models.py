@@ -336,6 +336,21 @@ class Game(models.Model):
         return self.kind == self.Kind.PLAYED
 
 
+class UnenteredGame(models.Model):
+    """A played game of someone his table does not enter (his entry removed, or the game
+    edited, the games left). Kept by the database itself, by triggers on games and entries
+    (migration 0016), so that a recompute can tell whether a year of tables holds one
+    without reading their hundred thousand games (issue 18)."""
+
+    game = models.OneToOneField(
+        Game, on_delete=models.CASCADE, primary_key=True, db_constraint=False, related_name="+"
+    )
+    tournament_id = models.BigIntegerField(db_index=True)
+
+    def __str__(self) -> str:
+        return f"game {self.game_id} of tournament {self.tournament_id}"
+
+
 class RoundSeat(models.Model):
     """One row per player per round, so the database itself refuses a second game in a round."""
 

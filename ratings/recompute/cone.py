@@ -41,19 +41,19 @@ from ratings.recompute.baseline_starts import baseline_date
 from ratings.recompute.bulk import as_json
 from ratings.recompute.reads import (
     STATE_COLUMNS,
-    LastRowsAsked,
+    GameRecord,
     StatesBefore,
-    all_entered,
+    WalkReads,
     any_of,
+    any_unentered_game,
     engine_games,
     fast_rows,
     fide_history,
-    last_rows_asked,
-    load_game_records,
     published_grades,
     read_members,
     read_professed,
     state_of,
+    walk_reads,
 )
 from ratings.recompute.replay import rate_tournament, restarts_baseline
 from ratings.recompute.rules import GO_SYSTEMS
@@ -96,6 +96,11 @@ def cone_replay(rating_list: RatingList, from_date: dt.date) -> ReplayOutcome | 
     tournaments = list(
         Tournament.objects.filter(any_of("pk", sorted(approved))).order_by("end_date", "pk")
     )
+    if any_unentered_game([t.pk for t in tournaments]):
+        # A table the change cannot reach through its entries may still hold a game of a
+        # player it reaches, whom that table does not enter, and a full replay would rate
+        # that game; nor could a replayed table start such a player from his state.
+        return None  # no cone to trust
     professed = read_professed([t.pk for t in tournaments])
     players = {t_id: set(entries) for t_id, entries in professed.items()}
 
@@ -119,40 +124,34 @@ def cone_replay(rating_list: RatingList, from_date: dt.date) -> ReplayOutcome | 
         if tournament.pk in changed or not entrants.isdisjoint(reach):
             candidates.append(tournament)
             reach |= entrants
-    # Read for every table from the date, built for the engine only for the tables
-    # replayed: the guard below looks at them all (a table the change cannot reach through
-    # its entries may still hold a game of a player it reaches, whom that table does not
-    # enter, and a full replay would rate that game).
-    games = load_game_records(
-        [t.pk for t in tournaments], handicaps=rating_list.system in GO_SYSTEMS
-    )
     member_ids = sorted(reach)
     # Read before the walk: from there on the server probes for states (below), and the
     # connection is not free until the walk ends.
     members = read_members(member_ids)
     fide_dated = fide_history(member_ids) if rating_list.system == "orr" else {}
     received: dict[int, tuple[Any, ...]] = {}  # their last rows before the date, as asked
+    games: dict[int, list[GameRecord]] = {}  # the games of the tables replayed, as asked
     before = StatesBefore(rating_list, from_date, member_ids, last_rows=received)
     stored_states = _StoredStates(before, by_member, by_table)
     outcome = ReplayOutcome(from_date=from_date)
     replayed: list[int] = []
-    with last_rows_asked(rating_list, from_date, into=received) as last_rows:
-        ahead = _AskAhead(last_rows, stored_states, players, candidates)
+    handicaps = rating_list.system in GO_SYSTEMS
+    with walk_reads(
+        rating_list, from_date, last_rows=received, games=games, handicaps=handicaps
+    ) as reads:
+        ahead = _AskAhead(reads, stored_states, players, candidates)
         # The tables known to be replayed: the changed ones, and the first of each player
-        # who differs from the start. The states before the date of the players they start
-        # from there are asked for now; the walk asks for the others' as it learns which
-        # tables it will replay.
+        # who differs from the start. Their games, and the states before the date of the
+        # players they start from there, are asked for now; the walk asks for the others'
+        # as it learns which tables it will replay.
         ahead.will_replay(changed)
         ahead.will_replay(stored_states.next_table(m, None) for m in differs)
-        # While the server finds them.
-        if not all(all_entered(records, players[t_id]) for t_id, records in games.items()):
-            return None  # a game of someone not entered in the table: no cone to trust
         for tournament in candidates:
             entrants = players[tournament.pk]
             if tournament.pk not in changed and entrants.isdisjoint(differs):
                 continue  # its stored rows stand
             ahead.will_replay([tournament.pk])  # known already, as a rule
-            last_rows.wait_for(entrants)
+            reads.wait_for(entrants, tournament.pk)
             for member_id in entrants:
                 if member_id not in outcome.states:  # not replayed since he began to differ
                     state = stored_states.just_before(member_id, tournament)
@@ -199,35 +198,38 @@ def cone_replay(rating_list: RatingList, from_date: dt.date) -> ReplayOutcome | 
 
 
 class _AskAhead:
-    """Asks for the states before the date of the players a table will start from there
-    (those with no stored row from the date before it), as soon as the walk knows that it
-    will replay the table: the server finds them while the walk rates the tables before.
-    Told of a table only on coming to it, it asks then."""
+    """Asks for a table's games and the states before the date of the players it will
+    start from there (those with no stored row from the date before it), as soon as the
+    walk knows that it will replay the table: the server reads them while the walk rates
+    the tables before. Told of a table only on coming to it, it asks then."""
 
     def __init__(
         self,
-        last_rows: LastRowsAsked,
+        reads: WalkReads,
         stored: _StoredStates,
         players: dict[int, set[int]],
         candidates: list[Tournament],
     ) -> None:
-        self.last_rows, self.stored, self.players = last_rows, stored, players
+        self.reads, self.stored, self.players = reads, stored, players
         self.candidates = {t.pk: t for t in candidates}
         self.told: set[int] = set()
 
     def will_replay(self, tournament_ids: Iterable[int | None]) -> None:
         """Tables the walk will replay (None, or a table it does not walk: ignored)."""
+        tables: list[int] = []
         starting: list[int] = []
         for t_id in tournament_ids:
             tournament = self.candidates.get(t_id) if t_id not in self.told else None
             if tournament is not None:
                 self.told.add(tournament.pk)
+                tables.append(tournament.pk)
                 starting += (
                     m
                     for m in self.players[tournament.pk]
                     if not self.stored.has_row_before(m, tournament)
                 )
-        self.last_rows.ask(starting)
+        self.reads.ask_games(tables)
+        self.reads.ask(starting)
 
 
 def _stored_rows(

@@ -26,7 +26,7 @@ from ratings.recompute.baseline_starts import baseline_starts
 from ratings.recompute.state import MemberState, rank_of
 from ratings.systems.model import Game as EngineGame
 from tournaments.models import Game as GameRow
-from tournaments.models import Participant, Tournament
+from tournaments.models import Participant, Tournament, UnenteredGame
 
 
 def states_before(
@@ -51,7 +51,7 @@ class StatesBefore:
         last_rows: dict[int, tuple[Any, ...]] | None = None,
     ) -> None:
         """`last_rows`: their last rows before the day, when read already
-        (`last_rows_asked`)."""
+        (`WalkReads.last_rows`)."""
         self.rows = _last_rows(rating_list, day, member_ids) if last_rows is None else last_rows
         self.starts = baseline_starts(rating_list, member_ids)
         self.json_text = connection.vendor == "postgresql"  # see `fast_rows`
@@ -160,77 +160,112 @@ _PROBE_LAST_ROWS = (
 
 
 @contextmanager
-def last_rows_asked(
-    rating_list: RatingList, day: dt.date, *, into: dict[int, tuple[Any, ...]]
-) -> Iterator[LastRowsAsked]:
-    """A `LastRowsAsked` of members' last rows before `day`, for the block, putting the
-    rows it receives `into` the dict given.
+def walk_reads(
+    rating_list: RatingList,
+    day: dt.date,
+    *,
+    last_rows: dict[int, tuple[Any, ...]],
+    games: dict[int, list[GameRecord]],
+    handicaps: bool,
+) -> Iterator[WalkReads]:
+    """A `WalkReads` for the block, putting what it receives into the dicts given.
 
-    On PostgreSQL the block runs in psycopg's pipeline mode: the server looks for the rows
-    asked for while the block goes on in Python. The block should query nothing else
-    (a query waits for the rows in flight; only an error's message looks up a member)."""
-    if not _rows_before(rating_list, day).exists():  # a replay from the list's start
-        yield LastRowsAsked(rating_list, day, into, driver=None, none_before=True)
-        return
+    On PostgreSQL the block runs in psycopg's pipeline mode: the server reads what is
+    asked for while the block goes on in Python. The block should query nothing else (a
+    query waits for what is in flight; only an error's message looks up a member)."""
+    rows_before = _rows_before(rating_list, day).exists()  # none: a replay from the start
+    reads = WalkReads(rating_list, day, last_rows, games, handicaps=handicaps)
+    reads.rows_before = rows_before
     if connection.vendor != "postgresql":
-        yield LastRowsAsked(rating_list, day, into, driver=None)
+        yield reads
         return
     connection.ensure_connection()
-    driver = connection.connection
-    with driver.pipeline():
-        yield LastRowsAsked(rating_list, day, into, driver=driver)
+    reads.driver = connection.connection
+    with reads.driver.pipeline():
+        yield reads
 
 
-class LastRowsAsked:
-    """Members' last rows before a day (`rows`, as `StatesBefore` takes them), asked for a
-    few at a time as a cone's walk learns whom it will start from there, and waited for
-    only when it starts them (issue 18).
+class WalkReads:
+    """What a cone's walk reads as it learns which tables it will replay (issue 18): their
+    games (`games`), and the last rows before the day of the players they start from there
+    (`last_rows`, as `StatesBefore` takes them). Asked for a few at a time, waited for
+    only when the walk comes to them; elsewhere than on PostgreSQL, read when asked for.
 
-    A cone may reach 25,000 players and starts about 3,600 of them from their states
-    before its date: probing for all of them kept the server busy longer than the walk
-    (it waited 40-60 ms for them at EGD scale); asked for as the walk learns of them,
-    they are found while it rates the tables before."""
+    A cone may reach 25,000 players and 900 tables, and replays about 150 of the tables,
+    which start about 3,600 players from their states before its date: reading all the
+    tables' games took 60 ms at EGD scale, and probing for all the players' states kept
+    the server busy longer than the walk (it waited 40-60 ms); asked for as the walk
+    learns of them, they are read while it rates the tables before."""
 
     def __init__(
         self,
         rating_list: RatingList,
         day: dt.date,
-        rows: dict[int, tuple[Any, ...]],
+        last_rows: dict[int, tuple[Any, ...]],
+        games: dict[int, list[GameRecord]],
         *,
-        driver: Any,
-        none_before: bool = False,
+        handicaps: bool,
     ) -> None:
-        self.rating_list, self.day, self.driver = rating_list, day, driver
-        self.none_before = none_before  # nobody has a row before the day
-        self.rows = rows  # those received
-        self.asked: set[int] = set()
-        self._in_flight: list[Any] = []  # PostgreSQL: the cursors of the probes sent
-        self._awaited: set[int] = set()  # asked for, not yet received
+        self.rating_list, self.day, self.handicaps = rating_list, day, handicaps
+        self.last_rows, self.games = last_rows, games  # what has come
+        self.rows_before = True  # False: nobody has a row before the day
+        self.driver: Any = None  # PostgreSQL's connection, in pipeline mode
+        self.asked: set[int] = set()  # players
+        self.tables: set[int] = set()  # tables
+        self._in_flight: list[tuple[Any, bool]] = []  # cursors sent, each of games or not
+        self._awaited: set[int] = set()  # players asked for, not yet come
+        self._awaited_tables: set[int] = set()
 
     def ask(self, member_ids: Iterable[int]) -> None:
-        """Ask for these members' rows (once each); PostgreSQL sends the probe at once."""
+        """Ask for these members' last rows before the day (once each)."""
         new = [m for m in member_ids if m not in self.asked]
-        if not new or self.none_before:
+        if not new or not self.rows_before:
             return
         self.asked.update(new)
         if self.driver is None:
-            self.rows.update(_last_rows(self.rating_list, self.day, new))
+            self.last_rows.update(_last_rows(self.rating_list, self.day, new))
             return
-        cursor = self.driver.cursor()
-        cursor.execute(_PROBE_LAST_ROWS, [id_array(new), self.rating_list.pk, self.day])
-        self._in_flight.append(cursor)
+        self._send(_PROBE_LAST_ROWS, [id_array(new), self.rating_list.pk, self.day], games=False)
         self._awaited.update(new)
 
-    def wait_for(self, member_ids: Iterable[int]) -> None:
-        """Have the rows asked for of these members in `rows` (waits for what is in flight
-        when one of them is)."""
-        if self._awaited.isdisjoint(member_ids):
+    def ask_games(self, tournament_ids: Iterable[int]) -> None:
+        """Ask for these tables' games (once each)."""
+        new = [t for t in tournament_ids if t not in self.tables]
+        if not new:
             return
-        for cursor in self._in_flight:  # psycopg receives them all at the first fetch
+        self.tables.update(new)
+        if self.driver is None:
+            self.games.update(load_game_records(new, handicaps=self.handicaps))
+            return
+        self._send(*_game_query(new, handicaps=self.handicaps).query.sql_with_params(), games=True)
+        self._awaited_tables.update(new)
+
+    def wait_for(self, member_ids: Iterable[int], tournament_id: int) -> None:
+        """Have what was asked for of these members and of this table come (waits for
+        what is in flight when one of them is)."""
+        if tournament_id not in self._awaited_tables and self._awaited.isdisjoint(member_ids):
+            return
+        for cursor, of_games in self._in_flight:  # psycopg receives them all at the first
             with cursor:
-                self.rows.update((row[0], row) for row in cursor.fetchall())
+                if of_games:
+                    for t_id, records in groupby(cursor.fetchall(), _TOURNAMENT):
+                        self.games[t_id] = list(records)
+                else:
+                    self.last_rows.update((row[0], row) for row in cursor.fetchall())
         self._in_flight.clear()
         self._awaited.clear()
+        self._awaited_tables.clear()
+
+    def _send(self, sql: str, params: Sequence[Any], *, games: bool) -> None:
+        cursor = self.driver.cursor()
+        cursor.execute(sql, params)
+        self._in_flight.append((cursor, games))
+
+
+def any_unentered_game(tournament_ids: list[int]) -> bool:
+    """Whether one of these tables holds a played game of someone it does not enter (the
+    database keeps them: `tournaments.models.UnenteredGame`)."""
+    return UnenteredGame.objects.filter(any_of("tournament_id", tournament_ids)).exists()
 
 
 def fast_rows(queryset: Any) -> Iterable[tuple[Any, ...]]:
@@ -299,7 +334,12 @@ def _game_rows(tournament_ids: list[int], *, handicaps: bool) -> Iterable[GameRe
     PostgreSQL reads them in that order along the index `game_table_order`, sending the
     first table's games at once, and goes on while Python takes in the rows it has sent;
     sorting each table here took longer (issue 18)."""
-    rows = (
+    return _raw_rows(_game_query(tournament_ids, handicaps=handicaps))
+
+
+def _game_query(tournament_ids: list[int], *, handicaps: bool) -> Any:
+    """The query of `_game_rows`."""
+    return (
         GameRow.objects.filter(any_of("tournament_id", tournament_ids), kind=GameRow.Kind.PLAYED)
         .order_by("tournament_id", "round", "pk")
         .annotate(
@@ -309,7 +349,6 @@ def _game_rows(tournament_ids: list[int], *, handicaps: bool) -> Iterable[GameRe
         )
         .values_list("tournament_id", "round", "white_text", "black_text", "result", "stones")
     )
-    return _raw_rows(rows)
 
 
 def engine_games(records: Iterable[GameRecord]) -> list[EngineGame]:
@@ -330,20 +369,6 @@ def player_ids(games: Sequence[EngineGame]) -> set[str]:
 
 
 _WHITE, _BLACK = itemgetter(1), itemgetter(2)
-
-
-def all_entered(records: Sequence[GameRecord], entrants: set[int]) -> bool:
-    """Whether everyone who played one of a table's game records (as `load_game_records`
-    gives them) is among its `entrants`. A cone looks at every table of a year (100,000
-    games at EGD scale): the games' ids are checked as the text they are read as, with
-    no set of them built."""
-    entered = set(map(str, entrants))
-    return entered.issuperset(map(_RECORD_WHITE, records)) and entered.issuperset(
-        map(_RECORD_BLACK, records)
-    )
-
-
-_RECORD_WHITE, _RECORD_BLACK = itemgetter(2), itemgetter(3)
 
 
 def _raw_rows(queryset: Any) -> Iterable[tuple[Any, ...]]:

@@ -12,7 +12,7 @@ from django.test.utils import CaptureQueriesContext
 from ratings.models import ListTournament, RatingEntry, RatingHistory, RecomputeRun
 from ratings.recompute import cone
 from ratings.recompute.cone import cone_replay
-from ratings.recompute.reads import LastRowsAsked, StatesBefore, last_rows_asked
+from ratings.recompute.reads import StatesBefore, WalkReads, load_game_records, walk_reads
 from ratings.recompute.services import rating_list_recompute, rating_list_request_recompute
 from ratings.submissions.services import tournament_approve_and_rate as tournament_approve
 from ratings.submissions.services import tournament_reopen_and_unrate as tournament_reopen
@@ -327,13 +327,14 @@ def test_a_game_of_someone_the_table_does_not_enter_leaves_no_cone(
     assert cone_replay(rating_list, first.end_date) is None
 
 
-def test_the_states_before_a_date_asked_for_a_few_at_a_time_are_those_read_at_once(
+def test_the_games_and_states_asked_for_a_few_at_a_time_are_those_read_at_once(
     django_capture_on_commit_callbacks,
 ):
-    """The cone asks for its players' states before its date a few players at a time (on
-    PostgreSQL the server probes meanwhile, in pipeline mode) and waits for them only when
-    it needs them: they are the states read at once, each player is probed once however
-    often he is asked for, and a failure inside the block leaves the connection usable."""
+    """The cone asks for the games of the tables it will replay and its players' states
+    before its date a few at a time (on PostgreSQL the server reads them meanwhile, in
+    pipeline mode) and waits for them only when it needs them: they are what a read at
+    once gives, each asked for once however often it is, and a failure inside the block
+    leaves the connection usable."""
     rating_list, tournaments, _first, _referee = _rated_in_order(
         15, django_capture_on_commit_callbacks
     )
@@ -344,22 +345,32 @@ def test_the_states_before_a_date_asked_for_a_few_at_a_time_are_those_read_at_on
     member_ids.append(member_ids[-1] + 1000)  # nobody: no state
     at_once = StatesBefore(rating_list, day, member_ids).all()
     assert at_once, "no player has a state before the last table"
-    received = {}
-    with last_rows_asked(rating_list, day, into=received) as last_rows:
-        last_rows.ask(member_ids[:3])
-        last_rows.ask(member_ids[1:4])  # two of them again
-        last_rows.wait_for(member_ids[3:4])
+    table_ids = [t.pk for t in tournaments]
+    received, games = {}, {}
+    with walk_reads(rating_list, day, last_rows=received, games=games, handicaps=True) as reads:
+        reads.ask(member_ids[:3])
+        reads.ask_games(table_ids[:2])
+        reads.ask(member_ids[1:4])  # two of them again
+        reads.wait_for(member_ids[3:4], table_ids[0])
         assert set(received) == {m for m in member_ids[:4] if m in at_once}
-        last_rows.ask(member_ids[:4])  # all asked for already: no probe
-        assert not last_rows._awaited
-        last_rows.ask(member_ids[4:])
-        last_rows.wait_for(member_ids[:1])  # received already: nothing to wait for
-        last_rows.wait_for(member_ids[-1:])
-    assert sorted(last_rows.asked) == member_ids
+        assert set(games) == set(table_ids[:2])
+        reads.ask(member_ids[:4])  # all asked for already: no probe
+        reads.ask_games(table_ids[1:2])
+        assert not reads._awaited and not reads._awaited_tables
+        reads.ask(member_ids[4:])
+        reads.ask_games(table_ids)
+        reads.wait_for(member_ids[:1], table_ids[0])  # come already: nothing to wait for
+        reads.wait_for(member_ids[-1:], table_ids[-1])
+    assert sorted(reads.asked) == member_ids
     assert StatesBefore(rating_list, day, member_ids, last_rows=received).all() == at_once
+    assert games == load_game_records(table_ids)
 
-    with pytest.raises(ZeroDivisionError), last_rows_asked(rating_list, day, into={}) as last:
-        last.ask(member_ids)
+    with (
+        pytest.raises(ZeroDivisionError),
+        walk_reads(rating_list, day, last_rows={}, games={}, handicaps=True) as reads,
+    ):
+        reads.ask(member_ids)
+        reads.ask_games(table_ids)
         _ = 1 / 0
     assert RatingHistory.objects.filter(rating_list=rating_list, date__lt=day).exists()
 
@@ -418,10 +429,11 @@ def _needs_pipeline():
 def test_the_cone_reads_in_as_many_queries_however_many_tables_it_replays(
     django_capture_on_commit_callbacks, monkeypatch
 ):
-    """The walk rates its tables without a query of its own, while the server probes for
-    the states it will start from (pipeline mode): a query there would wait for the
-    probes. It asks for the states before the date of exactly the players it starts from
-    there: those of its tables with no stored row from the date before them."""
+    """The walk rates its tables without a query of its own, while the server reads the
+    games and states it will need (pipeline mode): a query there would wait for them. It
+    asks for the games of exactly the tables it replays, and for the states before the
+    date of exactly the players it starts from there: those of its tables with no stored
+    row from the date before them."""
     _needs_pipeline()
     in_pipeline = []
     rate = cone.rate_tournament
@@ -433,10 +445,15 @@ def test_the_cone_reads_in_as_many_queries_however_many_tables_it_replays(
             rate(*args, **kwargs),
         ),
     )
-    asked = []
-    ask = LastRowsAsked.ask
+    asked, tables = [], []
+    ask, ask_games = WalkReads.ask, WalkReads.ask_games
     monkeypatch.setattr(
-        LastRowsAsked, "ask", lambda self, ids: (asked.extend(ids := list(ids)), ask(self, ids))
+        WalkReads, "ask", lambda self, ids: (asked.extend(ids := list(ids)), ask(self, ids))
+    )
+    monkeypatch.setattr(
+        WalkReads,
+        "ask_games",
+        lambda self, ids: (tables.extend(ids := list(ids)), ask_games(self, ids)),
     )
     rating_list, in_order, _first, _referee = _rated_in_order(
         31, django_capture_on_commit_callbacks, groups=1, tournaments=14
@@ -446,11 +463,13 @@ def test_the_cone_reads_in_as_many_queries_however_many_tables_it_replays(
         _changed(rating_list, changed)
         in_pipeline.clear()
         asked.clear()
+        tables.clear()
         with CaptureQueriesContext(connection) as queries:
             outcome = cone_replay(rating_list, changed.end_date)
         assert outcome is not None
         assert in_pipeline and all(in_pipeline), "the walk did not run beside the probes"
         assert set(asked) == _started_from_before(rating_list, changed.end_date, outcome.scope)
+        assert sorted(tables) == sorted(outcome.scope)  # the games of the tables it replays
         counts.append((len(outcome.scope), len(queries)))
     (few, few_queries), (many, many_queries) = counts
     assert many >= few + 10, counts
@@ -472,12 +491,12 @@ def _started_from_before(rating_list, day, scope):
     }
 
 
-def test_a_cone_refused_inside_the_pipeline_leaves_the_connection_to_the_full_replay(
+def test_a_cone_refused_for_a_game_of_someone_not_entered_leaves_the_run_to_a_full_replay(
     django_capture_on_commit_callbacks,
 ):
-    """The guard refuses the cone while the server probes for states: the request's run
-    then replays everything, in the same transaction, and equals a full replay."""
-    _needs_pipeline()
+    """A later table holds a game of someone it does not enter (the database keeps such
+    games): the cone is refused, the request's run replays everything, in the same
+    transaction, and equals a full replay."""
     rating_list, in_order, _first, _referee = _rated_in_order(
         32, django_capture_on_commit_callbacks, groups=1, tournaments=14
     )
