@@ -174,8 +174,9 @@ def walk_reads(
     asked for while the block goes on in Python. The block should query nothing else (a
     query waits for what is in flight; only an error's message looks up a member)."""
     rows_before = _rows_before(rating_list, day).exists()  # none: a replay from the start
-    reads = WalkReads(rating_list, day, last_rows, games, handicaps=handicaps)
-    reads.rows_before = rows_before
+    reads = WalkReads(
+        rating_list, day, last_rows, games, handicaps=handicaps, rows_before=rows_before
+    )
     if connection.vendor != "postgresql":
         yield reads
         return
@@ -205,10 +206,11 @@ class WalkReads:
         games: dict[int, list[GameRecord]],
         *,
         handicaps: bool,
+        rows_before: bool,
     ) -> None:
         self.rating_list, self.day, self.handicaps = rating_list, day, handicaps
         self.last_rows, self.games = last_rows, games  # what has come
-        self.rows_before = True  # False: nobody has a row before the day
+        self.rows_before = rows_before  # False: nobody has a row before the day
         self.driver: Any = None  # PostgreSQL's connection, in pipeline mode
         self.asked: set[int] = set()  # players
         self.tables: set[int] = set()  # tables
@@ -245,7 +247,7 @@ class WalkReads:
         what is in flight when one of them is)."""
         if tournament_id not in self._awaited_tables and self._awaited.isdisjoint(member_ids):
             return
-        for cursor, of_games in self._in_flight:  # psycopg receives them all at the first
+        for cursor, of_games in self._in_flight:  # psycopg receives them all at the first fetch
             with cursor:
                 if of_games:
                     for t_id, records in groupby(cursor.fetchall(), _TOURNAMENT):
