@@ -217,6 +217,14 @@ class RatingEntry(models.Model):
         return f"{self.member}: {self.rating} ({self.rating_list})"
 
 
+# A member's state after a history row, as the recompute reads it from the indexes below
+# (with the row's member and date, which are in their keys).
+STATE_AFTER_ROW = (
+    "after", "provisional", "list_grade", "history", "tournaments_so_far", "games_so_far",
+    "best_grade_so_far",
+)  # fmt: skip
+
+
 class RatingHistory(models.Model):
     """One rated tournament of one member in one list: what came in, what the engine said."""
 
@@ -295,31 +303,12 @@ class RatingHistory(models.Model):
             # have rows from a date.
             models.Index(
                 fields=["rating_list", "date", "sequence"],
-                include=[
-                    "tournament_id",
-                    "member_id",
-                    "fingerprint",
-                    "after",
-                    "provisional",
-                    "list_grade",
-                    "history",
-                    "tournaments_so_far",
-                    "games_so_far",
-                    "best_grade_so_far",
-                ],  # fmt: skip
+                include=["tournament_id", "member_id", "fingerprint", *STATE_AFTER_ROW],
                 name="history_list_date_rows",
             ),
             models.Index(
                 fields=["rating_list", "member", "date", "sequence"],
-                include=[
-                    "after",
-                    "provisional",
-                    "list_grade",
-                    "history",
-                    "tournaments_so_far",
-                    "games_so_far",
-                    "best_grade_so_far",
-                ],  # fmt: skip
+                include=list(STATE_AFTER_ROW),
                 name="history_list_state",
             ),
             models.Index(fields=["member", "date"], name="history_member_date"),

@@ -417,7 +417,9 @@ def read_professed(tournament_ids: list[int]) -> Professed:
     return professed
 
 
-FEW_IDS = 5000  # members read by id at once, whatever the number of members
+# Rows read by id at once (members, entries), without first counting the whole table to
+# see whether reading it whole would be quicker.
+FEW_IDS = 5000
 
 
 def read_members(member_ids: list[int]) -> dict[int, tuple[dt.date | None, int | None, int | None]]:

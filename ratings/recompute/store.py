@@ -15,7 +15,14 @@ from ratings.models import ListTournament, RatingEntry, RatingList
 from ratings.recompute import rules
 from ratings.recompute.bulk import as_json, insert_rows, merge_rows
 from ratings.recompute.history_write import history_write
-from ratings.recompute.reads import any_of, fast_rows, id_array, states_before, with_ids
+from ratings.recompute.reads import (
+    FEW_IDS,
+    any_of,
+    fast_rows,
+    id_array,
+    states_before,
+    with_ids,
+)
 from ratings.recompute.state import MemberState, ReplayOutcome
 from ratings.systems.grades import Grade
 
@@ -23,9 +30,6 @@ ENTRY_COLUMNS = [
     "rating_list_id", "member_id", "rating", "rated", "provisional", "grade", "best_grade",
     "tournaments", "games", "last_played", "active_until", "history",
 ]  # fmt: skip
-
-
-FEW_IDS = 5000  # entries read by id at once, whatever the list's size
 
 
 class Written(NamedTuple):
