@@ -125,8 +125,8 @@ def cone_replay(rating_list: RatingList, from_date: dt.date) -> ReplayOutcome | 
             candidates.append(tournament)
             reach |= entrants
     member_ids = sorted(reach)
-    # Read before the walk: from there on the server probes for states (below), and the
-    # connection is not free until the walk ends.
+    # Read before the walk: from there on the server reads the games and states it asks
+    # for (below), and the connection is not free until the walk ends.
     members = read_members(member_ids)
     fide_dated = fide_history(member_ids) if rating_list.system == "orr" else {}
     received: dict[int, tuple[Any, ...]] = {}  # their last rows before the date, as asked

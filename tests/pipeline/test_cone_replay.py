@@ -423,7 +423,9 @@ def _changed(rating_list, tournament):
 
 def _needs_pipeline():
     if connection.vendor != "postgresql":
-        pytest.skip("the pipeline is PostgreSQL's; elsewhere the states asked for are read at once")
+        pytest.skip(
+            "the pipeline is PostgreSQL's; elsewhere what the walk asks for is read at once"
+        )
 
 
 def test_the_cone_reads_in_as_many_queries_however_many_tables_it_replays(
