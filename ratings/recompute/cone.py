@@ -32,6 +32,7 @@ import json
 from bisect import bisect_left, bisect_right
 from collections import defaultdict
 from collections.abc import Iterable
+from collections.abc import Set as AbstractSet
 from typing import Any
 
 from django.db import connection
@@ -102,7 +103,7 @@ def cone_replay(rating_list: RatingList, from_date: dt.date) -> ReplayOutcome | 
         # that game; nor could a replayed table start such a player from his state.
         return None  # no cone to trust
     professed = read_professed([t.pk for t in tournaments])
-    players = {t_id: set(entries) for t_id, entries in professed.items()}
+    players = {t_id: entries.keys() for t_id, entries in professed.items()}  # as sets
 
     # Rows that are gone: those of a table taken out, and of a player a changed table no
     # longer enters. Their players differ from the start. (A changed table's other players
@@ -123,7 +124,7 @@ def cone_replay(rating_list: RatingList, from_date: dt.date) -> ReplayOutcome | 
         entrants = players[tournament.pk]
         if tournament.pk in changed or not entrants.isdisjoint(reach):
             candidates.append(tournament)
-            reach |= entrants
+            reach.update(entrants)
     member_ids = sorted(reach)
     # Read before the walk: from there on the server reads the games and states it asks
     # for (below), and the connection is not free until the walk ends.
@@ -207,7 +208,7 @@ class _AskAhead:
         self,
         reads: WalkReads,
         stored: _StoredStates,
-        players: dict[int, set[int]],
+        players: dict[int, AbstractSet[int]],
         candidates: list[Tournament],
     ) -> None:
         self.reads, self.stored, self.players = reads, stored, players
@@ -236,12 +237,16 @@ def _stored_rows(
     rating_list: RatingList, from_date: dt.date
 ) -> tuple[dict[int, dict[int, tuple[Any, ...]]], dict[int, list[tuple[Any, ...]]]]:
     """The list's stored rows from the date (`_StoredStates.FIELDS`): by table, then
-    member; and each member's, in no set order."""
+    member; and each member's, in replay order (by date, then table: `_place`).
+
+    PostgreSQL sorts them by table within each day as it reads the days in order (from the
+    index `history_list_date_rows`), while the rows it has sent are taken in here; each
+    player's rows sorted here took 20 ms at EGD scale."""
     by_table: dict[int, dict[int, tuple[Any, ...]]] = defaultdict(dict)
     by_member: dict[int, list[tuple[Any, ...]]] = defaultdict(list)
     rows = (
         RatingHistory.objects.filter(rating_list=rating_list, date__gte=from_date)
-        .order_by()
+        .order_by("date", "tournament_id")
         .values_list(*_StoredStates.FIELDS)
     )
     for row in fast_rows(rows):
@@ -267,7 +272,6 @@ class _StoredStates:
         rows from it (`_stored_rows`), the gone ones left out of `by_member`."""
         self.before, self.by_member, self.by_table = before, by_member, by_table
         self.json_text = connection.vendor == "postgresql"
-        self._sorted: dict[int, tuple[list[tuple[dt.date, int]], list[tuple[Any, ...]]]] = {}
 
     def state_as_stored(self, member_id: int, tournament_id: int, row: HistoryRow | None) -> bool:
         """Whether his state after the table, as the replayed `row` carries it (None: the
@@ -286,36 +290,29 @@ class _StoredStates:
 
     def has_row_before(self, member_id: int, tournament: Tournament) -> bool:
         """Whether he has a stored row from the date before `tournament`."""
-        places, _rows = self._in_order(member_id)
-        return bool(places) and places[0] < (tournament.end_date, tournament.pk)
+        rows = self.by_member.get(member_id)
+        return bool(rows) and _place(rows[0]) < (tournament.end_date, tournament.pk)
 
     def next_table(self, member_id: int, tournament: Tournament | None) -> int | None:
         """The table of his first stored row from the date after `tournament` (None: of his
         first), if any."""
-        places, rows = self._in_order(member_id)
+        rows = self.by_member.get(member_id, ())
         later = (
-            0 if tournament is None else bisect_right(places, (tournament.end_date, tournament.pk))
+            0
+            if tournament is None
+            else bisect_right(rows, (tournament.end_date, tournament.pk), key=_place)
         )
         return rows[later][0] if later < len(rows) else None
 
     def just_before(self, member_id: int, tournament: Tournament) -> MemberState | None:
         """His state just before `tournament` (None: he has none, a newcomer)."""
-        places, rows = self._in_order(member_id)
-        earlier = bisect_left(places, (tournament.end_date, tournament.pk))
+        rows = self.by_member.get(member_id, ())
+        earlier = bisect_left(rows, (tournament.end_date, tournament.pk), key=_place)
         if not earlier:
             return self.before.get(member_id)
         state = state_of(rows[earlier - 1][3:], json_text=self.json_text)
         state.from_baseline = self.before.named(member_id)
         return state
-
-    def _in_order(self, member_id: int) -> tuple[list[tuple[dt.date, int]], list[tuple[Any, ...]]]:
-        """His stored rows from the date in replay order (by date, then table), and their
-        places in it: sorted when first asked for (for a fifth of the players read)."""
-        found = self._sorted.get(member_id)
-        if found is None:
-            rows = sorted(self.by_member.get(member_id, ()), key=_place)
-            found = self._sorted[member_id] = ([_place(row) for row in rows], rows)
-        return found
 
 
 def _place(row: tuple[Any, ...]) -> tuple[dt.date, int]:
