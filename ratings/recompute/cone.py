@@ -153,9 +153,10 @@ def cone_replay(rating_list: RatingList, from_date: dt.date) -> ReplayOutcome | 
                 continue  # its stored rows stand
             ahead.will_replay([tournament.pk])  # known already, as a rule
             reads.wait_for(entrants, tournament.pk)
+            place = _table_place(tournament)
             for member_id in entrants:
                 if member_id not in outcome.states:  # not replayed since he began to differ
-                    state = stored_states.just_before(member_id, tournament)
+                    state = stored_states.just_before(member_id, place)
                     if state is not None:
                         outcome.states[member_id] = state
             first_row = len(outcome.rows)
@@ -186,7 +187,7 @@ def cone_replay(rating_list: RatingList, from_date: dt.date) -> ReplayOutcome | 
                     differs.add(member_id)
             # A player who still differs carries the change into his next table, which is
             # replayed then.
-            ahead.will_replay(stored_states.next_table(m, tournament) for m in entrants & differs)
+            ahead.will_replay(stored_states.next_table(m, place) for m in entrants & differs)
     outcome.scope = sorted({*replayed, *removed})
     # The stored rows of the tables it rewrites, for the store to compare (its gone rows
     # included: the store takes them out).
@@ -224,10 +225,11 @@ class _AskAhead:
             if tournament is not None:
                 self.told.add(tournament.pk)
                 tables.append(tournament.pk)
+                place = _table_place(tournament)
                 starting += (
                     m
                     for m in self.players[tournament.pk]
-                    if not self.stored.has_row_before(m, tournament)
+                    if not self.stored.has_row_before(m, place)
                 )
         self.reads.ask_games(tables)
         self.reads.ask(starting)
@@ -288,26 +290,22 @@ class _StoredStates:
             and _same_history(row.history, history, json_text=self.json_text)
         )
 
-    def has_row_before(self, member_id: int, tournament: Tournament) -> bool:
-        """Whether he has a stored row from the date before `tournament`."""
+    def has_row_before(self, member_id: int, place: Place) -> bool:
+        """Whether he has a stored row from the date before the table at `place`."""
         rows = self.by_member.get(member_id)
-        return bool(rows) and _place(rows[0]) < (tournament.end_date, tournament.pk)
+        return bool(rows) and _place(rows[0]) < place
 
-    def next_table(self, member_id: int, tournament: Tournament | None) -> int | None:
-        """The table of his first stored row from the date after `tournament` (None: of his
-        first), if any."""
+    def next_table(self, member_id: int, place: Place | None) -> int | None:
+        """The table of his first stored row from the date after the table at `place`
+        (None: of his first), if any."""
         rows = self.by_member.get(member_id, ())
-        later = (
-            0
-            if tournament is None
-            else bisect_right(rows, (tournament.end_date, tournament.pk), key=_place)
-        )
+        later = 0 if place is None else bisect_right(rows, place, key=_place)
         return rows[later][0] if later < len(rows) else None
 
-    def just_before(self, member_id: int, tournament: Tournament) -> MemberState | None:
-        """His state just before `tournament` (None: he has none, a newcomer)."""
+    def just_before(self, member_id: int, place: Place) -> MemberState | None:
+        """His state just before the table at `place` (None: he has none, a newcomer)."""
         rows = self.by_member.get(member_id, ())
-        earlier = bisect_left(rows, (tournament.end_date, tournament.pk), key=_place)
+        earlier = bisect_left(rows, place, key=_place)
         if not earlier:
             return self.before.get(member_id)
         state = state_of(rows[earlier - 1][3:], json_text=self.json_text)
@@ -315,8 +313,16 @@ class _StoredStates:
         return state
 
 
-def _place(row: tuple[Any, ...]) -> tuple[dt.date, int]:
-    """A stored row's place in replay order: its date, then its table."""
+# A table's place in replay order: its end date, then its id.
+Place = tuple[dt.date, int]
+
+
+def _table_place(tournament: Tournament) -> Place:
+    return tournament.end_date, tournament.pk
+
+
+def _place(row: tuple[Any, ...]) -> Place:
+    """A stored row's place: the place of its table (its date is the table's end date)."""
     return row[-1], row[0]
 
 
