@@ -13,7 +13,7 @@ from django.db.models import F, Q
 
 from ratings.models import ListTournament, RatingEntry, RatingList
 from ratings.recompute import rules
-from ratings.recompute.bulk import as_json, insert_rows, merge_rows
+from ratings.recompute.bulk import RowUpdates, as_json, insert_rows
 from ratings.recompute.history_write import history_write
 from ratings.recompute.reads import (
     FEW_IDS,
@@ -30,6 +30,7 @@ ENTRY_COLUMNS = [
     "rating_list_id", "member_id", "rating", "rated", "provisional", "grade", "best_grade",
     "tournaments", "games", "last_played", "active_until", "history",
 ]  # fmt: skip
+_ENTRY_KEY = ("rating_list_id", "member_id")
 
 
 class Written(NamedTuple):
@@ -119,21 +120,29 @@ def _refresh_entries(rating_list: RatingList, outcome: ReplayOutcome, affected: 
     )
     if connection.vendor == "postgresql":
         # Compared here first: a full recompute of an unchanged list would otherwise send
-        # all 45,000 entries to the database to find that none changed.
+        # all 45,000 entries to the database to find that none changed. What differs is
+        # then written as it is known to differ: updated in place (in batches, through
+        # psycopg's pipeline), added by COPY, taken out by key. (A merge through a
+        # temporary table took ten statements, 10 ms for a retroactive insert's 700.)
         new = {row[1]: row for row in entry_rows}
         stored = _stored_entries(rating_list, affected_ids)
         differ = [row for member_id, row in new.items() if not _same(row, stored.get(member_id))]
         gone = [member_id for member_id in stored if member_id not in new]
-        if not differ and not gone:
-            return 0
-        _removed, written = merge_rows(
-            RatingEntry,
-            ENTRY_COLUMNS,
-            differ,
-            key=("rating_list_id", "member_id"),
-            scope="t.rating_list_id = %s AND t.member_id = ANY(%s::bigint[])",
-            params=[rating_list.pk, id_array(sorted({row[1] for row in differ} | set(gone)))],
-        )
+        changed = [row for row in differ if row[1] in stored]
+        added = [row for row in differ if row[1] not in stored]
+        if changed:
+            with RowUpdates(RatingEntry, ENTRY_COLUMNS, _ENTRY_KEY) as updates:
+                for row in changed:
+                    updates.add(row)
+        written = len(changed) + (insert_rows(RatingEntry, ENTRY_COLUMNS, added) if added else 0)
+        if gone:
+            with connection.cursor() as cursor:
+                cursor.execute(
+                    "DELETE FROM ratings_ratingentry "
+                    "WHERE rating_list_id = %s AND member_id = ANY(%s::bigint[])",
+                    [rating_list.pk, id_array(gone)],
+                )
+                written += cursor.rowcount
         return written
     written = 0
     for start in range(0, len(affected_ids), 20000):
