@@ -79,6 +79,10 @@ def tournament_event_mail_send(*, log_id: int, wait_for_ratings: bool = True) ->
         recipients = get_user_model().objects.filter(refereed_lists__tournaments=tournament)
     else:
         recipients = tournament.organiser.admins.all()
+    staff = _wanting(recipients, FLAG[log.action], exclude=log.by_id)
+    players = _players_wanting(tournament) if log.action == Action.APPROVED else []
+    if not staff and not players:
+        return 0  # nobody to write to: no rating changes to read, nor to wait for
     summaries: list[ListSummary] = []
     if log.action == Action.APPROVED:
         if wait_for_ratings and _lists_pending(tournament):
@@ -91,10 +95,9 @@ def tournament_event_mail_send(*, log_id: int, wait_for_ratings: bool = True) ->
             f"mail/{log.action}",
             {"log": log, "tournament": tournament, "summaries": summaries},
         )
-        for user, profile in _wanting(recipients, FLAG[log.action], exclude=log.by_id)
+        for user, profile in staff
     ]
-    if log.action == Action.APPROVED:
-        messages += _player_messages(tournament, summaries)
+    messages += _player_messages(tournament, summaries, players)
     with get_connection() as connection:
         return connection.send_messages(messages) or 0
 
@@ -133,12 +136,21 @@ def _summaries(tournament: Tournament) -> list[ListSummary]:
     return summaries
 
 
-def _player_messages(tournament: Tournament, summaries: list[ListSummary]) -> list[EmailMessage]:
-    """Each player with an account who asked for it: his own line in each list."""
+def _players_wanting(tournament: Tournament) -> list[tuple[AbstractBaseUser, Profile]]:
+    """The table's players with an account who asked for their rating changes."""
     players = Member.objects.filter(participations__tournament=tournament, user__isnull=False)
     users = get_user_model().objects.filter(member__in=players)
+    return _wanting(users, RATING_FLAG, exclude=None)
+
+
+def _player_messages(
+    tournament: Tournament,
+    summaries: list[ListSummary],
+    players: list[tuple[AbstractBaseUser, Profile]],
+) -> list[EmailMessage]:
+    """Each of these players (`_players_wanting`): his own line in each list."""
     messages = []
-    for user, profile in _wanting(users, RATING_FLAG, exclude=None):
+    for user, profile in players:
         own = [
             (summary.rating_list, line)
             for summary in summaries

@@ -9,6 +9,7 @@ from django.core import mail
 from django.urls import reverse
 
 from clubsite.models import Profile
+from ratings import mail as mail_service
 from ratings.submissions.services import tournament_approve_and_rate, tournament_reopen_and_unrate
 from tests.web.manage_data import login, setup  # noqa: F401 - fixture
 from tournaments import services
@@ -128,3 +129,21 @@ def test_my_profile_saves_the_mail_settings(client, setup):  # noqa: F811
     assert not profile.mail_approved  # unticked
     bad = client.post(reverse("my_profile"), {"mail_settings": "1", "mail-language": "xx"})
     assert bad.status_code == 200 and bad.context["mail_form"].errors
+
+
+def test_an_approval_nobody_is_to_hear_of_neither_waits_for_nor_reads_the_ratings(
+    setup,  # noqa: F811
+    django_capture_on_commit_callbacks,
+    django_assert_max_num_queries,
+):
+    # Approved, its recompute not run yet: the lists are still pending.
+    with django_capture_on_commit_callbacks(execute=False):
+        tournament_approve_and_rate(tournament=setup.submitted, by=setup.user("referee"))
+    log = TournamentLog.objects.get(tournament=setup.submitted, action="approved")
+    with pytest.raises(mail_service.RatingsPending):  # the admins want it: it waits
+        mail_service.tournament_event_mail_send(log_id=log.pk)
+    Profile.objects.create(user=setup.user("admin"), mail_approved=False)
+    # Nobody wants it (the player never asked): nothing to wait for, no rating read.
+    with django_assert_max_num_queries(6):
+        assert mail_service.tournament_event_mail_send(log_id=log.pk) == 0
+    assert mail.outbox == []
