@@ -10,7 +10,8 @@ with a `TournamentLog` id after the commit; the task calls `tournament_event_mai
 
 Nobody gets mail about his own step, and each kind can be switched off in "my profile"
 (`clubsite.models.Profile`). The approval mail waits for the lists' recompute: while a
-list is still pending the service raises `RatingsPending` and the task tries again.
+list is still pending the service raises `RatingsPending` and the task tries again. A step
+nobody is to hear of is done at once: no rating changes read, nothing waited for.
 """
 
 from __future__ import annotations
