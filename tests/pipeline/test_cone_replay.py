@@ -549,3 +549,45 @@ def test_input_the_engine_refuses_inside_the_pipeline_fails_the_run_and_leaves_t
     assert in_order[1].name in run.error
     history, entries, _links = every_column(rating_list)
     assert (history, entries) == before[:2]
+
+
+def test_a_player_of_several_tables_of_one_day_starts_the_next_one_from_the_one_before(
+    django_capture_on_commit_callbacks,
+):
+    """Tables of one day are replayed in id order: a cone that replays the third of them
+    starts a player it has not reached yet from his row in the second, not the first."""
+    rng = random.Random(11)
+    club = ClubFactory()
+    rating_list = RatingListFactory(system="egf", game="go", slug="c-one-day")
+    player, newcomer = members(rng, club, 2)
+    day = dt.date(2023, 5, 7)
+    referee = staff_user()
+    same_day = [
+        table(rng, club=club, players=[player, *members(rng, club, 3)], system="egf", day=day),
+        table(rng, club=club, players=[player, *members(rng, club, 3)], system="egf", day=day),
+        table(rng, club=club, players=[player, newcomer, *members(rng, club, 2)], day=day),
+    ]
+    assert [t.pk for t in same_day] == sorted(t.pk for t in same_day)
+    for tournament in same_day:
+        submitted(tournament, rating_list)
+        with django_capture_on_commit_callbacks(execute=True):
+            tournament_approve(tournament=tournament, by=referee)
+    # The newcomer's first table, put in before them: it reaches the third table only.
+    earlier = table(
+        rng,
+        club=club,
+        players=[newcomer, *members(rng, club, 3)],
+        system="egf",
+        day=day - dt.timedelta(days=90),
+    )
+    submitted(earlier, rating_list)
+    with django_capture_on_commit_callbacks(execute=True):
+        tournament_approve(tournament=earlier, by=referee)
+    run = RecomputeRun.objects.filter(rating_list=rating_list).latest("pk")
+    assert run.tournaments == 2, "the cone should replay the earlier table and the third"
+
+    incremental = every_column(rating_list)
+    rating_list_recompute(
+        rating_list_id=rating_list.pk, trigger="full", from_date=dt.date(1900, 1, 1)
+    )
+    assert incremental == every_column(rating_list)
