@@ -240,7 +240,7 @@ class WalkReads:
         if self.driver is None:
             self.games.update(load_game_records(new, handicaps=self.handicaps))
             return
-        sql, params, ids_at = self._games_sql
+        sql, params, ids_at = self._compiled_games
         params = list(params)
         params[ids_at] = id_array(new)
         self._send(sql, params, games=True)
@@ -263,7 +263,7 @@ class WalkReads:
         self._awaited_tables.clear()
 
     @cached_property
-    def _games_sql(self) -> tuple[str, tuple[Any, ...], int]:
+    def _compiled_games(self) -> tuple[str, tuple[Any, ...], int]:
         """The games query compiled once (PostgreSQL's): Django takes 0.3 ms to build it,
         and a walk asks for games about a hundred times."""
         return _games_sql(handicaps=self.handicaps)
