@@ -12,8 +12,10 @@ import pytest
 from django.core.management import CommandError, call_command
 
 from ratings.models import PublishedList, RatingEntry, RatingHistory, RatingList
+from ratings.recompute.services import rating_list_recompute
 from tests.factories import ClubFactory, RatingListFactory
 from tests.pipeline.builders import members, submitted, tournament_with_games
+from tournaments.models import Tournament
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -108,9 +110,40 @@ def test_bench_recompute_times_a_full_recompute_that_rewrites_every_row():
         "full recompute, every row rewritten",
         "today's tournament",
         "retroactive insert one year back",
+        "took out the 2 tables it put in",
     ]
     rewritten = int(lines[2].split(": ")[1].split(" rows")[0])
     history = RatingHistory.objects.filter(rating_list__slug="bench-tiny")
     assert rewritten > 0
     # Every row written again by the recompute: none is left without its fingerprint.
     assert not history.filter(fingerprint__isnull=True).exists()
+
+
+def _standing(slug: str) -> tuple[dict, dict]:
+    """The list's live entries and history rows, by member (and table)."""
+    entries = RatingEntry.objects.filter(rating_list__slug=slug)
+    history = RatingHistory.objects.filter(rating_list__slug=slug)
+    return (
+        {e.member_id: (e.rating, e.tournaments, e.games, e.last_played) for e in entries},
+        {(h.member_id, h.tournament_id): (h.after, h.tournaments_so_far) for h in history},
+    )
+
+
+def test_bench_recompute_leaves_the_list_as_it_found_it():
+    args = ("--players", "200", "--tournaments", "20", "--games", "1500", "--slug", "bench-tidy")
+    _call("bench_recompute", *args, "--repeat", "1")
+    rating_list = RatingList.objects.get(slug="bench-tidy")
+    tables = set(rating_list.tournaments.values_list("pk", flat=True))
+    found = _standing("bench-tidy")
+
+    printed = _call("bench_recompute", *args, "--repeat", "2")
+
+    assert "took out the 4 tables it put in" in printed
+    assert set(rating_list.tournaments.values_list("pk", flat=True)) == tables
+    put_in = Tournament.objects.filter(name__regex=r"^Bench (today's|retroactive)")
+    assert not put_in.exists()
+    # Entries and rows as the run found them, and as a replay of the list from scratch
+    # gives them (a player whose last table was one the bench put in a year back too).
+    assert _standing("bench-tidy") == found
+    rating_list_recompute(rating_list_id=rating_list.pk, trigger="t", from_date=dt.date(1900, 1, 1))
+    assert _standing("bench-tidy") == found

@@ -79,6 +79,14 @@ class Command(BaseCommand):
         if rewrite_all:
             self._rewrite_all(rating_list)
 
+        put_in: list[Tournament] = []
+        try:
+            self._time_approvals(rating_list, member_ids, repeat, put_in)
+        finally:
+            self._take_out(rating_list, put_in)
+
+    def _time_approvals(self, rating_list, member_ids, repeat, put_in):
+        """Time today's and a retroactive table, approved one by one (`put_in` gets them)."""
         today = dt.date.today()
         for label, day in (
             ("today's tournament", today),
@@ -87,6 +95,7 @@ class Command(BaseCommand):
             timings = []
             for attempt in range(repeat):
                 tournament = self._tournament(rating_list, member_ids, day, f"{label}-{attempt}")
+                put_in.append(tournament)
                 started = time.perf_counter()
                 with transaction.atomic():
                     tournament_approve_and_rate(tournament=tournament, by=system_referee())
@@ -96,10 +105,25 @@ class Command(BaseCommand):
                     rating_list=rating_list, last_played__gte=day
                 ).exists()
                 assert visible, "the new ratings are not visible"
-            out(
+            self.stdout.write(
                 f"{label}: approval to visible ratings, median {statistics.median(timings):.2f} s "
                 f"(runs: {', '.join(f'{t:.2f}' for t in timings)})"
             )
+
+    def _take_out(self, rating_list, tournaments):
+        """Leave the list as this run found it: the tables it put in are taken out of the
+        list, which is recomputed from the earliest (their rows go, their players' entries
+        are rebuilt), then deleted. Otherwise each run would leave six more tables, three of
+        them a year back with the same players, and the next run's retroactive insert would
+        reach further."""
+        if not tournaments:
+            return
+        ids = [t.pk for t in tournaments]
+        ListTournament.objects.filter(rating_list=rating_list, tournament_id__in=ids).delete()
+        earliest = min(t.end_date for t in tournaments)
+        rating_list_recompute(rating_list_id=rating_list.pk, trigger="bench", from_date=earliest)
+        Tournament.objects.filter(pk__in=ids).delete()
+        self.stdout.write(f"took out the {len(tournaments)} tables it put in")
 
     def _rewrite_all(self, rating_list):
         """A full recompute where no stored row matches (as after a change of rules): a
