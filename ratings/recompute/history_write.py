@@ -38,7 +38,13 @@ from ratings.recompute.bulk import (
     copy_to_temporary,
     insert_rows,
 )
-from ratings.recompute.reads import fast_rows, id_array, stored_table_digests, with_ids
+from ratings.recompute.reads import (
+    fast_rows,
+    id_array,
+    stored_table_digests,
+    tables_with_rows,
+    with_ids,
+)
 from ratings.recompute.state import BreakdownGame, HistoryRow, resolved_breakdown
 from ratings.systems.model import GameOutput
 
@@ -126,6 +132,7 @@ def history_write(
     stored_keys: StoredKeys | None = None,
     known_digests: dict[int, int] | None = None,
     unchanged: Iterable[int] = (),
+    stored_tables: set[int] | None = None,
 ) -> tuple[set[int], int]:
     """Make the list's stored rows from `from_date` on (of `tournament_ids` only, unless
     None) equal to `rows`, which must all fall there. `stored_keys`: the stored rows' keys
@@ -136,7 +143,9 @@ def history_write(
     (deleted, updated, added). `known_digests`: tables' digests of their rows in `rows`
     that the caller has made already (a replay makes them as it goes). `unchanged`:
     tables replayed whose rows came out as stored (their digest); none of theirs is in
-    `rows`, and their stored rows stand."""
+    `rows`, and their stored rows stand. `stored_tables`: the list's tables with stored rows
+    from the date (`reads.tables_with_rows`), when the caller has read them in this
+    transaction (a full replay has, while it rated)."""
     known_digests = known_digests or {}
     unchanged = set(unchanged)
     if connection.vendor != "postgresql":
@@ -167,7 +176,9 @@ def history_write(
             with_rows = stored_keys.keys() if tournament_ids is None else tournament_ids
             stale = sorted(t for t in with_rows if t in stored_keys and t not in replayed)
         else:
-            stale = _tables_without_rows(rating_list_id, from_date, tournament_ids, replayed)
+            stale = _tables_without_rows(
+                rating_list_id, from_date, tournament_ids, replayed, stored_tables
+            )
         if stale:
             cursor.execute(
                 "DELETE FROM ratings_ratinghistory WHERE rating_list_id = %s "
@@ -197,15 +208,17 @@ def _tables_without_rows(
     from_date: dt.date,
     tournament_ids: list[int] | None,
     replayed: Iterable[int],
+    stored_tables: set[int] | None,
 ) -> list[int]:
     """The tables of the scope with stored rows that the replay gave none: taken out, not
-    rated now, or no longer linked to the list. Found in the index alone (the tables of
-    the list's rows from a date, `history_list_date_rows`), not in the rows."""
-    stored = RatingHistory.objects.filter(rating_list_id=rating_list_id, date__gte=from_date)
+    rated now, or no longer linked to the list. `stored_tables`: the list's tables with
+    rows from the date, when the caller has read them (`reads.tables_with_rows`)."""
+    if stored_tables is None:
+        query = tables_with_rows(rating_list_id, from_date)
+        stored_tables = {t_id for (t_id,) in fast_rows(query)}
     if tournament_ids is not None:
-        stored = stored.filter(tournament_id__in=tournament_ids)
-    tables = stored.order_by().values_list("tournament_id", flat=True).distinct()
-    return sorted(set(tables) - set(replayed))
+        stored_tables = stored_tables.intersection(tournament_ids)
+    return sorted(stored_tables.difference(replayed))
 
 
 def _compare_rows(

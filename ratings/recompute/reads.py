@@ -181,9 +181,7 @@ def walk_reads(
     if connection.vendor != "postgresql":
         yield reads
         return
-    connection.ensure_connection()
-    reads.driver = connection.connection
-    with reads.driver.pipeline():
+    with _pipeline() as reads.driver:
         yield reads
 
 
@@ -272,6 +270,52 @@ class WalkReads:
         cursor = self.driver.cursor()
         cursor.execute(sql, params)
         self._in_flight.append((cursor, games))
+
+
+def tables_with_rows(rating_list_id: int, from_date: dt.date) -> Any:
+    """The list's tables with stored rows from `from_date` on (a query of their ids, one
+    a row). Found in the index alone (the tables of the list's rows from a date,
+    `history_list_date_rows`), not in the rows."""
+    return (
+        RatingHistory.objects.filter(rating_list_id=rating_list_id, date__gte=from_date)
+        .order_by()
+        .values_list("tournament_id")
+        .distinct()
+    )
+
+
+@contextmanager
+def read_meanwhile(query: Any) -> Iterator[list[tuple[Any, ...]]]:
+    """`query`'s rows (a `values_list` one), read while the block goes on in Python: the
+    list yielded has them after the block (on the same connection and snapshot).
+
+    On PostgreSQL the query is sent at once in psycopg's pipeline mode and its rows taken
+    in at the block's end: the server works on the other core meanwhile. The block may
+    still query, each query then waiting for what is in flight; it should not, to gain.
+    Elsewhere the rows are read after the block."""
+    rows: list[tuple[Any, ...]] = []
+    if connection.vendor != "postgresql":
+        yield rows
+        rows.extend(fast_rows(query))
+        return
+    sql, params = query.query.sql_with_params()
+    with _pipeline() as driver, driver.cursor() as cursor:
+        cursor.execute(sql, params)
+        yield rows
+        rows.extend(cursor.fetchall())
+
+
+@contextmanager
+def _pipeline() -> Iterator[Any]:
+    """PostgreSQL's connection (psycopg's) in pipeline mode for the block."""
+    connection.ensure_connection()
+    driver = connection.connection
+    # libpq keeps a finished query's chunked mode (`_raw_rows`) for the first query of a
+    # pipeline, whose rows then come in chunks that psycopg refuses there; a plain
+    # statement first resets it.
+    driver.execute("SELECT 1")
+    with driver.pipeline():
+        yield driver
 
 
 def any_unentered_game(tournament_ids: list[int]) -> bool:

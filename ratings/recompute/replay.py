@@ -9,6 +9,7 @@ from __future__ import annotations
 import datetime as dt
 import time
 from collections.abc import Iterable
+from contextlib import nullcontext
 
 from django.db import connection
 
@@ -24,10 +25,12 @@ from ratings.recompute.reads import (
     load_games,
     player_ids,
     published_grades,
+    read_meanwhile,
     read_members,
     read_professed,
     states_before,
     stored_table_digests,
+    tables_with_rows,
     tournaments_from,
 )
 from ratings.recompute.state import GRADES_BY_RANK, HistoryRow, MemberState, ReplayOutcome, grade_of
@@ -74,19 +77,29 @@ def replay(
 
     fide_dated = fide_history(member_ids) if rating_list.system == "orr" else {}
     publications = published_grades(rating_list)
-    for tournament in tournaments:
-        _apply_publications(states, publications, before=tournament.end_date)
-        rate_tournament(
-            outcome,
-            rating_list,
-            tournament,
-            games_by_tournament.get(tournament.pk, []),
-            professed[tournament.pk],
-            members,
-            fide_history=fide_dated,
-            kept=before_baseline(tournament, start_date, named),
-            players=players.get(tournament.pk),
-        )
+    # The store will look for stored tables the replay left out (their rows go): the
+    # server finds them while the tables are rated (about 110 ms at EGD scale).
+    reading = (
+        read_meanwhile(tables_with_rows(rating_list.pk, from_date))
+        if outcome.stored_digests is not None
+        else nullcontext(None)
+    )
+    with reading as stored_tables:
+        for tournament in tournaments:
+            _apply_publications(states, publications, before=tournament.end_date)
+            rate_tournament(
+                outcome,
+                rating_list,
+                tournament,
+                games_by_tournament.get(tournament.pk, []),
+                professed[tournament.pk],
+                members,
+                fide_history=fide_dated,
+                kept=before_baseline(tournament, start_date, named),
+                players=players.get(tournament.pk),
+            )
+    if stored_tables is not None:
+        outcome.stored_tables = {t_id for (t_id,) in stored_tables}
     _apply_publications(states, publications, before=None)
     return outcome
 

@@ -111,6 +111,9 @@ class ReplayOutcome:
     # A cone replay's read of the stored rows of the tables in its scope: tournament ->
     # member -> (sequence, fingerprint), so that the store need not read them again.
     stored_keys: dict[int, dict[int, tuple[int, int | None]]] | None = None
+    # A full replay's read of the list's tables with stored rows from its date (PostgreSQL,
+    # to be stored), made while it rated them, so that the store need not wait for it.
+    stored_tables: set[int] | None = None
 
 
 GRADES_BY_RANK = {grade.rank: grade for grade in ALL_GRADES}

@@ -53,6 +53,7 @@ def outcome_store(
         stored_keys=outcome.stored_keys,
         known_digests=outcome.table_digests,
         unchanged=outcome.unchanged,
+        stored_tables=outcome.stored_tables,
     )
     affected |= outcome.touched | outcome.restarted
     # Players who lost tournaments from the date on but play none in the replay (a table

@@ -1,4 +1,5 @@
-"""The recompute's reads filter by long lists of ids as one array (issue 18)."""
+"""The recompute's reads filter by long lists of ids as one array, and can be read while
+Python goes on (issue 18)."""
 
 from __future__ import annotations
 
@@ -9,7 +10,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from clubsite.models import Club
-from ratings.recompute.reads import any_of, id_array
+from ratings.recompute.reads import any_of, fast_rows, id_array, read_meanwhile
 from tests.factories import ClubFactory
 
 
@@ -50,3 +51,19 @@ def test_id_array_is_the_text_postgresql_reads_as_the_same_ids(ids):
 def test_id_array_refuses_what_is_not_an_id():
     with pytest.raises((TypeError, ValueError)):
         id_array(["1}; DROP TABLE x; --"])
+
+
+@pytest.mark.django_db
+def test_a_query_read_meanwhile_gives_its_rows_after_the_block_even_after_a_streamed_read():
+    """The block goes on while the server reads; after it, the rows are the query's. Right
+    after a read in chunks (`fast_rows` streams on PostgreSQL), libpq would hand the
+    pipeline's first query its rows in chunks too, which psycopg refuses."""
+    clubs = ClubFactory.create_batch(7)
+    query = Club.objects.order_by("pk").values_list("pk", "name")
+    expected = [(club.pk, club.name) for club in sorted(clubs, key=lambda c: c.pk)]
+    assert list(fast_rows(query)) == expected  # streamed, to its end
+    with read_meanwhile(query) as rows:
+        inside = list(rows)
+        seen = sum(1 for _ in range(1000))  # Python goes on meanwhile
+    assert seen == 1000 and not inside
+    assert rows == expected
