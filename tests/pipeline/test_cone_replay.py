@@ -551,6 +551,38 @@ def test_input_the_engine_refuses_inside_the_pipeline_fails_the_run_and_leaves_t
     assert (history, entries) == before[:2]
 
 
+def test_input_the_engine_refuses_in_a_full_replay_fails_the_run_and_leaves_the_history(
+    django_capture_on_commit_callbacks, monkeypatch
+):
+    """A full replay rates its tables while the server looks for the stored ones
+    (`reads.read_meanwhile`); the engine refusing one there fails the run with the table
+    and the member named, the stored history stands, and the connection serves on."""
+    _needs_pipeline()
+    rating_list, in_order, _first, _referee = _rated_in_order(
+        34, django_capture_on_commit_callbacks, groups=1, tournaments=6
+    )
+    before = every_column(rating_list)
+    calls = []
+
+    class RefusingTheThird:
+        def rate(self, event_input):
+            calls.append(event_input.event.id)
+            if len(calls) == 3:
+                raise BadInput("players[0].rating", "refused here")
+            return egf.rate(event_input)
+
+    egf = SYSTEMS["egf"]
+    monkeypatch.setitem(SYSTEMS, "egf", RefusingTheThird())
+    run = rating_list_recompute(
+        rating_list_id=rating_list.pk, trigger="t", from_date=dt.date(1900, 1, 1)
+    )
+    assert run.outcome == RecomputeRun.Outcome.FAILED
+    assert "refused here" in run.error and "(member #" in run.error, run.error
+    assert in_order[2].name in run.error
+    history, entries, _links = every_column(rating_list)
+    assert (history, entries) == before[:2]
+
+
 def test_a_player_of_several_tables_of_one_day_starts_the_next_one_from_the_one_before(
     django_capture_on_commit_callbacks,
 ):
