@@ -110,6 +110,7 @@ def test_bench_recompute_times_a_full_recompute_that_rewrites_every_row():
         "full recompute, every row rewritten",
         "today's tournament",
         "retroactive insert one year back",
+        "ratios",
         "took out the 2 tables it put in",
     ]
     rewritten = int(lines[2].split(": ")[1].split(" rows")[0])
@@ -117,6 +118,16 @@ def test_bench_recompute_times_a_full_recompute_that_rewrites_every_row():
     assert rewritten > 0
     # Every row written again by the recompute: none is left without its fingerprint.
     assert not history.filter(fingerprint__isnull=True).exists()
+
+
+def test_bench_recompute_prints_each_runs_ratio_and_the_retroactive_share():
+    from ratings.management.commands.bench_recompute import _ratios
+
+    line = _ratios([6.0, 9.0, 7.5], [2.0, 3.6, 0.0], [0.75, 0.5, 0.8])
+    assert line == (
+        "ratios: full recompute / engine alone per run 3.00, 2.50, -; "
+        "retroactive insert = 1/10.0 of a full recompute"
+    )
 
 
 def _standing(slug: str) -> tuple[dict, dict]:

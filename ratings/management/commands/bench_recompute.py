@@ -81,12 +81,14 @@ class Command(BaseCommand):
 
         put_in: list[Tournament] = []
         try:
-            self._time_approvals(rating_list, member_ids, repeat, put_in)
+            retro = self._time_approvals(rating_list, member_ids, repeat, put_in)
+            out(_ratios(full, engine, retro))
         finally:
             self._take_out(rating_list, put_in)
 
     def _time_approvals(self, rating_list, member_ids, repeat, put_in):
-        """Time today's and a retroactive table, approved one by one (`put_in` gets them)."""
+        """Time today's and a retroactive table, approved one by one (`put_in` gets them).
+        Returns the retroactive insert's timings."""
         today = dt.date.today()
         for label, day in (
             ("today's tournament", today),
@@ -109,6 +111,7 @@ class Command(BaseCommand):
                 f"{label}: approval to visible ratings, median {statistics.median(timings):.2f} s "
                 f"(runs: {', '.join(f'{t:.2f}' for t in timings)})"
             )
+        return timings
 
     def _take_out(self, rating_list, tournaments):
         """Leave the list as this run found it: the tables it put in are taken out of the
@@ -181,3 +184,15 @@ class Command(BaseCommand):
                 return
             time.sleep(0.02)
         raise TimeoutError("recompute did not finish")
+
+
+def _ratios(full: list[float], engine: list[float], retro: list[float]) -> str:
+    """Issue 18's two ratios: each full recompute against its own engine time (the
+    machine's speed drifts between runs, not within one), and the retroactive insert's
+    median against the full recompute's."""
+    per_run = ", ".join(f"{f / e:.2f}" if e else "-" for f, e in zip(full, engine, strict=True))
+    retro_share = statistics.median(full) / statistics.median(retro)
+    return (
+        f"ratios: full recompute / engine alone per run {per_run}; "
+        f"retroactive insert = 1/{retro_share:.1f} of a full recompute"
+    )
