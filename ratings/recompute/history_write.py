@@ -145,7 +145,7 @@ def history_write(
     tables replayed whose rows came out as stored (their digest); none of theirs is in
     `rows`, and their stored rows stand. `stored_tables`: the list's tables with stored rows
     from the date (`reads.tables_with_rows`), when the caller has read them in this
-    transaction (a full replay has, while it rated)."""
+    transaction, under the list's lock (a full replay has, while it rated)."""
     known_digests = known_digests or {}
     unchanged = set(unchanged)
     if connection.vendor != "postgresql":

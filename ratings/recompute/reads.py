@@ -287,18 +287,24 @@ def tables_with_rows(rating_list_id: int, from_date: dt.date) -> Any:
 @contextmanager
 def read_meanwhile(query: Any) -> Iterator[list[tuple[Any, ...]]]:
     """`query`'s rows (a `values_list` one), read while the block goes on in Python: the
-    list yielded has them after the block (on the same connection and snapshot).
+    list yielded has them after the block (on the same connection, in the same
+    transaction; at READ COMMITTED a statement sees what was committed when it began).
 
     On PostgreSQL the query is sent at once in psycopg's pipeline mode and its rows taken
-    in at the block's end: the server works on the other core meanwhile. The block may
-    still query, each query then waiting for what is in flight; it should not, to gain.
-    Elsewhere the rows are read after the block."""
+    in at the block's end: the server works on the other core meanwhile. The block should
+    not query, to gain: an ORM query there waits for what is in flight, a streamed read
+    (`fast_rows`) or a COPY is refused, and a query that fails there raises when the rows
+    are taken in. Elsewhere the rows are read after the block."""
     rows: list[tuple[Any, ...]] = []
     if connection.vendor != "postgresql":
         yield rows
         rows.extend(fast_rows(query))
         return
-    sql, params = query.query.sql_with_params()
+    try:
+        sql, params = query.query.sql_with_params()
+    except EmptyResultSet:  # an empty `__in`: nothing to read
+        yield rows
+        return
     with _pipeline() as driver, driver.cursor() as cursor:
         cursor.execute(sql, params)
         yield rows
@@ -310,9 +316,9 @@ def _pipeline() -> Iterator[Any]:
     """PostgreSQL's connection (psycopg's) in pipeline mode for the block."""
     connection.ensure_connection()
     driver = connection.connection
-    # libpq keeps a finished query's chunked mode (`_raw_rows`) for the first query of a
-    # pipeline, whose rows then come in chunks that psycopg refuses there; a plain
-    # statement first resets it.
+    # libpq keeps the last query's row-by-row or chunked mode (psycopg's `stream`, as in
+    # `_raw_rows`) for the first query of a pipeline, whose rows then come in pieces that
+    # psycopg refuses there; a plain statement first resets it.
     driver.execute("SELECT 1")
     with driver.pipeline():
         yield driver

@@ -70,7 +70,9 @@ def replay(
     member_ids = sorted(map(int, set().union(*players.values())))  # ids as text: one int() each
     states = states_before(rating_list, from_date, member_ids)
     outcome = ReplayOutcome(from_date=from_date, states=states, restarted=restarted)
-    if to_store and connection.vendor == "postgresql":  # elsewhere no digest is stored
+    # On PostgreSQL the store compares with what is stored (elsewhere it replaces it).
+    store_compares = to_store and connection.vendor == "postgresql"
+    if store_compares:
         outcome.stored_digests = stored_table_digests(rating_list.pk, from_date)
     named = frozenset(m for m, state in states.items() if state.from_baseline)
     members = read_members(member_ids)
@@ -81,7 +83,7 @@ def replay(
     # server finds them while the tables are rated (about 110 ms at EGD scale).
     reading = (
         read_meanwhile(tables_with_rows(rating_list.pk, from_date))
-        if outcome.stored_digests is not None
+        if store_compares
         else nullcontext(None)
     )
     with reading as stored_tables:

@@ -566,7 +566,7 @@ def test_input_the_engine_refuses_in_a_full_replay_fails_the_run_and_leaves_the_
 
     class RefusingTheThird:
         def rate(self, event_input):
-            calls.append(event_input.event.id)
+            calls.append(bool(connection.connection.pgconn.pipeline_status))
             if len(calls) == 3:
                 raise BadInput("players[0].rating", "refused here")
             return egf.rate(event_input)
@@ -576,6 +576,7 @@ def test_input_the_engine_refuses_in_a_full_replay_fails_the_run_and_leaves_the_
     run = rating_list_recompute(
         rating_list_id=rating_list.pk, trigger="t", from_date=dt.date(1900, 1, 1)
     )
+    assert calls == [True, True, True], "not rated while the server reads"
     assert run.outcome == RecomputeRun.Outcome.FAILED
     assert "refused here" in run.error and "(member #" in run.error, run.error
     assert in_order[2].name in run.error
