@@ -544,11 +544,7 @@ def test_input_the_engine_refuses_inside_the_pipeline_fails_the_run_and_leaves_t
             rating_list=rating_list, from_date=in_order[1].end_date, trigger="test"
         )
     run = RecomputeRun.objects.filter(rating_list=rating_list).latest("pk")
-    assert run.outcome == RecomputeRun.Outcome.FAILED
-    assert "refused here" in run.error and "(member #" in run.error, run.error
-    assert in_order[1].name in run.error
-    history, entries, _links = every_column(rating_list)
-    assert (history, entries) == before[:2]
+    _assert_failed_at(run, in_order[1], "refused here", before)
 
 
 def test_input_the_engine_refuses_in_a_full_replay_fails_the_run_and_leaves_the_history(
@@ -577,10 +573,17 @@ def test_input_the_engine_refuses_in_a_full_replay_fails_the_run_and_leaves_the_
         rating_list_id=rating_list.pk, trigger="t", from_date=dt.date(1900, 1, 1)
     )
     assert calls == [True, True, True], "not rated while the server reads"
+    _assert_failed_at(run, in_order[2], "refused here", before)
+
+
+def _assert_failed_at(run, tournament, message, before):
+    """The run failed with the engine's `message`, naming `tournament` and a member, and
+    left the list's history and entries as they were `before` (`every_column`); reading
+    them is the connection's next query."""
     assert run.outcome == RecomputeRun.Outcome.FAILED
-    assert "refused here" in run.error and "(member #" in run.error, run.error
-    assert in_order[2].name in run.error
-    history, entries, _links = every_column(rating_list)
+    assert message in run.error and "(member #" in run.error, run.error
+    assert tournament.name in run.error
+    history, entries, _links = every_column(run.rating_list)
     assert (history, entries) == before[:2]
 
 
