@@ -13,6 +13,8 @@ from typing import Any
 
 from django.db import connection
 
+from ratings.recompute.pipeline import pipeline_mode
+
 
 def as_json(value: Any) -> str | None:
     return None if value is None else json.dumps(value, separators=(",", ":"))
@@ -91,10 +93,8 @@ class RowUpdates:
         self.count = 0
 
     def __enter__(self) -> RowUpdates:
-        connection.ensure_connection()
-        self._pipeline = connection.connection.pipeline()
-        self._pipeline.__enter__()
-        self._cursor = connection.connection.cursor()
+        self._pipeline = pipeline_mode()
+        self._cursor = self._pipeline.__enter__().cursor()
         return self
 
     def add(self, row: Sequence[Any]) -> None:

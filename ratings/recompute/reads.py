@@ -24,6 +24,7 @@ from clubsite.models import FideRating, Member
 from ratings.models import ListTournament, PublishedEntry, RatingHistory, RatingList, counted_links
 from ratings.recompute import rules
 from ratings.recompute.baseline_starts import baseline_starts
+from ratings.recompute.pipeline import pipeline_mode
 from ratings.recompute.state import MemberState, rank_of
 from ratings.systems.model import Game as EngineGame
 from tournaments.models import Game as GameRow
@@ -181,7 +182,7 @@ def walk_reads(
     if connection.vendor != "postgresql":
         yield reads
         return
-    with _pipeline() as reads.driver:
+    with pipeline_mode() as reads.driver:
         yield reads
 
 
@@ -305,23 +306,10 @@ def read_meanwhile(query: Any) -> Iterator[list[tuple[Any, ...]]]:
     except EmptyResultSet:  # an empty `__in`: nothing to read
         yield rows
         return
-    with _pipeline() as driver, driver.cursor() as cursor:
+    with pipeline_mode() as driver, driver.cursor() as cursor:
         cursor.execute(sql, params)
         yield rows
         rows.extend(cursor.fetchall())
-
-
-@contextmanager
-def _pipeline() -> Iterator[Any]:
-    """PostgreSQL's connection (psycopg's) in pipeline mode for the block."""
-    connection.ensure_connection()
-    driver = connection.connection
-    # libpq keeps the last query's row-by-row or chunked mode (psycopg's `stream`, as in
-    # `_raw_rows`) for the first query of a pipeline, whose rows then come in pieces that
-    # psycopg refuses there; a plain statement first resets it.
-    driver.execute("SELECT 1")
-    with driver.pipeline():
-        yield driver
 
 
 def any_unentered_game(tournament_ids: list[int]) -> bool:
