@@ -331,8 +331,9 @@ def _apply(
     replay): what depends only on the list or the tournament is worked out before the loop."""
     states, rows, touched = outcome.states, outcome.rows, outcome.touched
     system = rating_list.system
-    # The opponent's columns of each breakdown game: his id as a number, his start.
-    opponents = {p.id: (int(p.id), p.before) for p in output.players}
+    # The opponent's columns of each breakdown game: his id as a number (his seat's: the
+    # engine answers in its input's order), his start.
+    opponents = {p.id: (seat[0], p.before) for p, seat in zip(output.players, seats, strict=True)}
     time_control_applies = verdict.keep_rating_above is not None  # UFGO 1.7
     t_id, day = tournament.pk, tournament.end_date
     floating_grades = rules.has_floating_grades(system)
