@@ -42,6 +42,7 @@ from ratings.recompute.baseline_starts import baseline_date
 from ratings.recompute.bulk import as_json
 from ratings.recompute.reads import (
     STATE_COLUMNS,
+    Card,
     GameRecord,
     StatesBefore,
     WalkReads,
@@ -51,7 +52,6 @@ from ratings.recompute.reads import (
     fast_rows,
     fide_history,
     published_grades,
-    read_members,
     read_professed,
     state_of,
     walk_reads,
@@ -126,25 +126,30 @@ def cone_replay(rating_list: RatingList, from_date: dt.date) -> ReplayOutcome | 
             candidates.append(tournament)
             reach.update(entrants)
     member_ids = sorted(reach)
-    # Read before the walk: from there on the server reads the games and states it asks
-    # for (below), and the connection is not free until the walk ends.
-    members = read_members(member_ids)
+    # Read before the walk: from there on the server reads the games, cards and states it
+    # asks for (below), and the connection is not free until the walk ends.
     fide_dated = fide_history(member_ids) if rating_list.system == "orr" else {}
     received: dict[int, tuple[Any, ...]] = {}  # their last rows before the date, as asked
     games: dict[int, list[GameRecord]] = {}  # the games of the tables replayed, as asked
+    members: dict[int, Card] = {}  # the cards of their players, as asked
     before = StatesBefore(rating_list, from_date, member_ids, last_rows=received)
     stored_states = _StoredStates(before, by_member, by_table)
     outcome = ReplayOutcome(from_date=from_date)
     replayed: list[int] = []
     handicaps = rating_list.system in GO_SYSTEMS
     with walk_reads(
-        rating_list, from_date, last_rows=received, games=games, handicaps=handicaps
+        rating_list,
+        from_date,
+        last_rows=received,
+        games=games,
+        members=members,
+        handicaps=handicaps,
     ) as reads:
         ahead = _AskAhead(reads, stored_states, players, candidates)
         # The tables known to be replayed: the changed ones, and the first of each player
-        # who differs from the start. Their games, and the states before the date of the
-        # players they start from there, are asked for now; the walk asks for the others'
-        # as it learns which tables it will replay.
+        # who differs from the start. Their games, their players' cards, and the states
+        # before the date of the players they start from there, are asked for now; the walk
+        # asks for the others' as it learns which tables it will replay.
         ahead.will_replay(changed)
         ahead.will_replay(stored_states.next_table(m, None) for m in differs)
         for tournament in candidates:
@@ -200,10 +205,11 @@ def cone_replay(rating_list: RatingList, from_date: dt.date) -> ReplayOutcome | 
 
 
 class _AskAhead:
-    """Asks for a table's games and the states before the date of the players it will
-    start from there (those with no stored row from the date before it), as soon as the
-    walk knows that it will replay the table: the server reads them while the walk rates
-    the tables before. Told of a table only on coming to it, it asks then."""
+    """Asks for a table's games, its players' cards, and the states before the date of
+    the players it will start from there (those with no stored row from the date before
+    it), as soon as the walk knows that it will replay the table: the server reads them
+    while the walk rates the tables before. Told of a table only on coming to it, it asks
+    then."""
 
     def __init__(
         self,
@@ -219,6 +225,7 @@ class _AskAhead:
     def will_replay(self, tournament_ids: Iterable[int | None]) -> None:
         """Tables the walk will replay (None, or a table it does not walk: ignored)."""
         tables: list[int] = []
+        players: list[int] = []
         starting: list[int] = []
         for t_id in tournament_ids:
             tournament = self.candidates.get(t_id) if t_id not in self.told else None
@@ -226,12 +233,14 @@ class _AskAhead:
                 self.told.add(tournament.pk)
                 tables.append(tournament.pk)
                 place = _table_place(tournament)
+                players += self.players[tournament.pk]
                 starting += (
                     m
                     for m in self.players[tournament.pk]
                     if not self.stored.has_row_before(m, place)
                 )
         self.reads.ask_games(tables)
+        self.reads.ask_members(players)
         self.reads.ask(starting)
 
 

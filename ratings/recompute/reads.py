@@ -168,6 +168,7 @@ def walk_reads(
     *,
     last_rows: dict[int, tuple[Any, ...]],
     games: dict[int, list[GameRecord]],
+    members: dict[int, Card] | None = None,
     handicaps: bool,
 ) -> Iterator[WalkReads]:
     """A `WalkReads` for the block, putting what it receives into the dicts given.
@@ -177,7 +178,13 @@ def walk_reads(
     query waits for what is in flight; only an error's message looks up a member)."""
     rows_before = _rows_before(rating_list, day).exists()  # none: a replay from the start
     reads = WalkReads(
-        rating_list, day, last_rows, games, handicaps=handicaps, rows_before=rows_before
+        rating_list,
+        day,
+        last_rows,
+        games,
+        {} if members is None else members,
+        handicaps=handicaps,
+        rows_before=rows_before,
     )
     if connection.vendor != "postgresql":
         yield reads
@@ -188,7 +195,8 @@ def walk_reads(
 
 class WalkReads:
     """What a cone's walk reads as it learns which tables it will replay (issue 18): their
-    games (`games`), and the last rows before the day of the players they start from there
+    games (`games`), their players' member cards (`members`, as `read_members` gives
+    them), and the last rows before the day of the players they start from there
     (`last_rows`, as `StatesBefore` takes them). Asked for a few at a time, waited for
     only when the walk comes to them; elsewhere than on PostgreSQL, read when asked for.
 
@@ -196,7 +204,8 @@ class WalkReads:
     which start about 3,600 players from their states before its date: reading all the
     tables' games took 60 ms at EGD scale, and probing for all the players' states kept
     the server busy longer than the walk (it waited 40-60 ms); asked for as the walk
-    learns of them, they are read while it rates the tables before."""
+    learns of them, they are read while it rates the tables before. Likewise the cards of
+    the 7,000 players of the tables it replays, not the 25,000 it may reach (40-60 ms)."""
 
     def __init__(
         self,
@@ -204,18 +213,20 @@ class WalkReads:
         day: dt.date,
         last_rows: dict[int, tuple[Any, ...]],
         games: dict[int, list[GameRecord]],
+        members: dict[int, Card],
         *,
         handicaps: bool,
         rows_before: bool,
     ) -> None:
         self.rating_list, self.day, self.handicaps = rating_list, day, handicaps
-        self.last_rows, self.games = last_rows, games  # what has come
+        self.last_rows, self.games, self.members = last_rows, games, members  # what has come
         self.rows_before = rows_before  # False: nobody has a row before the day
         self.driver: Any = None  # PostgreSQL's connection, in pipeline mode
-        self.asked: set[int] = set()  # players
+        self.asked: set[int] = set()  # players whose last rows were asked for
+        self.carded: set[int] = set()  # players whose cards were asked for
         self.tables: set[int] = set()  # tables
-        self._in_flight: list[tuple[Any, bool]] = []  # cursors sent, each of games or not
-        self._awaited: set[int] = set()  # players asked for, not yet come
+        self._in_flight: list[tuple[Any, str]] = []  # cursors sent, each with what it reads
+        self._awaited: set[int] = set()  # players asked for (rows or cards), not yet come
         self._awaited_tables: set[int] = set()
 
     def ask(self, member_ids: Iterable[int]) -> None:
@@ -227,7 +238,22 @@ class WalkReads:
         if self.driver is None:
             self.last_rows.update(_last_rows(self.rating_list, self.day, new))
             return
-        self._send(_PROBE_LAST_ROWS, [id_array(new), self.rating_list.pk, self.day], games=False)
+        self._send(_PROBE_LAST_ROWS, [id_array(new), self.rating_list.pk, self.day], "rows")
+        self._awaited.update(new)
+
+    def ask_members(self, member_ids: Iterable[int]) -> None:
+        """Ask for these members' cards (once each)."""
+        new = [m for m in member_ids if m not in self.carded]
+        if not new:
+            return
+        self.carded.update(new)
+        if self.driver is None:
+            self.members.update(read_members(new))
+            return
+        sql, params, ids_at = self._compiled_members
+        params = list(params)
+        params[ids_at] = id_array(new)
+        self._send(sql, params, "cards")
         self._awaited.update(new)
 
     def ask_games(self, tournament_ids: Iterable[int]) -> None:
@@ -242,7 +268,7 @@ class WalkReads:
         sql, params, ids_at = self._compiled_games
         params = list(params)
         params[ids_at] = id_array(new)
-        self._send(sql, params, games=True)
+        self._send(sql, params, "games")
         self._awaited_tables.update(new)
 
     def wait_for(self, member_ids: Iterable[int], tournament_id: int) -> None:
@@ -250,11 +276,13 @@ class WalkReads:
         what is in flight when one of them is)."""
         if tournament_id not in self._awaited_tables and self._awaited.isdisjoint(member_ids):
             return
-        for cursor, of_games in self._in_flight:  # psycopg receives them all at the first fetch
+        for cursor, reading in self._in_flight:  # psycopg receives them all at the first fetch
             with cursor:
-                if of_games:
+                if reading == "games":
                     for t_id, records in groupby(cursor.fetchall(), _TOURNAMENT):
                         self.games[t_id] = list(records)
+                elif reading == "cards":
+                    self.members.update(map(_card, cursor.fetchall()))
                 else:
                     self.last_rows.update((row[0], row) for row in cursor.fetchall())
         self._in_flight.clear()
@@ -267,10 +295,17 @@ class WalkReads:
         and a walk asks for games about a hundred times."""
         return _games_sql(handicaps=self.handicaps)
 
-    def _send(self, sql: str, params: Sequence[Any], *, games: bool) -> None:
+    @cached_property
+    def _compiled_members(self) -> tuple[str, tuple[Any, ...], int]:
+        """The cards query compiled once (see `_compiled_games`)."""
+        (cards,) = with_ids(Member.objects.order_by(), "pk", [0])
+        sql, params = cards.values_list(*_CARD_COLUMNS).query.sql_with_params()
+        return sql, params, params.index(id_array([0]))
+
+    def _send(self, sql: str, params: Sequence[Any], reading: str) -> None:
         cursor = self.driver.cursor()
         cursor.execute(sql, params)
-        self._in_flight.append((cursor, games))
+        self._in_flight.append((cursor, reading))
 
 
 def tables_with_rows(rating_list_id: int, from_date: dt.date) -> Any:
@@ -477,22 +512,32 @@ def read_professed(tournament_ids: list[int]) -> Professed:
 FEW_IDS = 5000
 
 
-def read_members(member_ids: list[int]) -> dict[int, tuple[dt.date | None, int | None, int | None]]:
-    """member -> (birth date the rules use, FIDE rating, grade rank on his card).
+# A member's card as a replay reads it: (birth date the rules use, FIDE rating, grade rank).
+Card = tuple[dt.date | None, int | None, int | None]
+
+
+def read_members(member_ids: list[int]) -> dict[int, Card]:
+    """member -> his `Card`.
 
     For most of the members (a full recompute) the table is read whole and the others left
     out here: matching 45,000 ids in the query took six times as long as the reading."""
-    members: dict[int, tuple[dt.date | None, int | None, int | None]] = {}
+    cards: dict[int, Card] = {}
     everyone = Member.objects.order_by()
     wanted = set(member_ids)
     whole = len(wanted) > FEW_IDS and len(wanted) * 2 >= everyone.count()
     for queryset in [everyone] if whole else with_ids(everyone, "pk", member_ids):
-        for m_id, birth, birth_year, fide, grade in fast_rows(
-            queryset.values_list("id", "birth_date", "birth_year", "fide_rating", "grade")
-        ):
-            if m_id in wanted:
-                members[m_id] = (effective_birth_date(birth, birth_year), fide, rank_of(grade))
-    return members
+        rows = fast_rows(queryset.values_list(*_CARD_COLUMNS))
+        cards.update(_card(row) for row in rows if row[0] in wanted)
+    return cards
+
+
+_CARD_COLUMNS = ("id", "birth_date", "birth_year", "fide_rating", "grade")
+
+
+def _card(row: tuple[Any, ...]) -> tuple[int, Card]:
+    """A row of `_CARD_COLUMNS` as (member id, his card)."""
+    m_id, birth, birth_year, fide, grade = row
+    return m_id, (effective_birth_date(birth, birth_year), fide, rank_of(grade))
 
 
 def any_of(field: str, ids: Iterable[int]) -> Any:

@@ -12,7 +12,13 @@ from django.test.utils import CaptureQueriesContext
 from ratings.models import ListTournament, RatingEntry, RatingHistory, RecomputeRun
 from ratings.recompute import cone
 from ratings.recompute.cone import cone_replay
-from ratings.recompute.reads import StatesBefore, WalkReads, load_game_records, walk_reads
+from ratings.recompute.reads import (
+    StatesBefore,
+    WalkReads,
+    load_game_records,
+    read_members,
+    walk_reads,
+)
 from ratings.recompute.services import rating_list_recompute, rating_list_request_recompute
 from ratings.submissions.services import tournament_approve_and_rate as tournament_approve
 from ratings.submissions.services import tournament_reopen_and_unrate as tournament_reopen
@@ -21,7 +27,7 @@ from ratings.systems.registry import SYSTEMS
 from tests.factories import ClubFactory, MemberFactory, RatingListFactory
 from tests.pipeline.builders import SYSTEM_GAMES, approved_again, members, staff_user, submitted
 from tests.pipeline.builders import tournament_with_games as table
-from tournaments.models import Game, RoundSeat, Tournament
+from tournaments.models import Game, Participant, RoundSeat, Tournament
 from tournaments.services import tournament_submit
 
 pytestmark = pytest.mark.django_db
@@ -330,11 +336,11 @@ def test_a_game_of_someone_the_table_does_not_enter_leaves_no_cone(
 def test_the_games_and_states_asked_for_a_few_at_a_time_are_those_read_at_once(
     django_capture_on_commit_callbacks,
 ):
-    """The cone asks for the games of the tables it will replay and its players' states
-    before its date a few at a time (on PostgreSQL the server reads them meanwhile, in
-    pipeline mode) and waits for them only when it needs them: they are what a read at
-    once gives, each asked for once however often it is, and a failure inside the block
-    leaves the connection usable."""
+    """The cone asks for the games of the tables it will replay, its players' member cards
+    and their states before its date a few at a time (on PostgreSQL the server reads them
+    meanwhile, in pipeline mode) and waits for them only when it needs them: they are what
+    a read at once gives, each asked for once however often it is, and a failure inside
+    the block leaves the connection usable."""
     rating_list, tournaments, _first, _referee = _rated_in_order(
         15, django_capture_on_commit_callbacks
     )
@@ -346,24 +352,32 @@ def test_the_games_and_states_asked_for_a_few_at_a_time_are_those_read_at_once(
     at_once = StatesBefore(rating_list, day, member_ids).all()
     assert at_once, "no player has a state before the last table"
     table_ids = [t.pk for t in tournaments]
-    received, games = {}, {}
-    with walk_reads(rating_list, day, last_rows=received, games=games, handicaps=True) as reads:
+    received, games, cards = {}, {}, {}
+    with walk_reads(
+        rating_list, day, last_rows=received, games=games, members=cards, handicaps=True
+    ) as reads:
         reads.ask(member_ids[:3])
         reads.ask_games(table_ids[:2])
         reads.ask(member_ids[1:4])  # two of them again
+        reads.ask_members(member_ids[2:5])
         reads.wait_for(member_ids[3:4], table_ids[0])
         assert set(received) == {m for m in member_ids[:4] if m in at_once}
         assert set(games) == set(table_ids[:2])
+        assert set(cards) == set(member_ids[2:5])
         reads.ask(member_ids[:4])  # all asked for already: no probe
         reads.ask_games(table_ids[1:2])
+        reads.ask_members(member_ids[3:5])
         assert not reads._awaited and not reads._awaited_tables
         reads.ask(member_ids[4:])
         reads.ask_games(table_ids)
+        reads.ask_members(member_ids)
         reads.wait_for(member_ids[:1], table_ids[0])  # come already: nothing to wait for
         reads.wait_for(member_ids[-1:], table_ids[-1])
     assert sorted(reads.asked) == member_ids
     assert StatesBefore(rating_list, day, member_ids, last_rows=received).all() == at_once
     assert games == load_game_records(table_ids)
+    # Everyone's card but nobody's (the last id, no member): as read at once.
+    assert cards == read_members(member_ids) and len(cards) == len(member_ids) - 1
 
     with (
         pytest.raises(ZeroDivisionError),
@@ -435,7 +449,7 @@ def test_the_cone_reads_in_as_many_queries_however_many_tables_it_replays(
     games and states it will need (pipeline mode): a query there would wait for them. It
     asks for the games of exactly the tables it replays, and for the states before the
     date of exactly the players it starts from there: those of its tables with no stored
-    row from the date before them."""
+    row from the date before them; and for the cards of exactly those tables' players."""
     _needs_pipeline()
     in_pipeline = []
     rate = cone.rate_tournament
@@ -447,8 +461,8 @@ def test_the_cone_reads_in_as_many_queries_however_many_tables_it_replays(
             rate(*args, **kwargs),
         ),
     )
-    asked, tables = [], []
-    ask, ask_games = WalkReads.ask, WalkReads.ask_games
+    asked, tables, carded = [], [], []
+    ask, ask_games, ask_members = WalkReads.ask, WalkReads.ask_games, WalkReads.ask_members
     monkeypatch.setattr(
         WalkReads, "ask", lambda self, ids: (asked.extend(ids := list(ids)), ask(self, ids))
     )
@@ -456,6 +470,11 @@ def test_the_cone_reads_in_as_many_queries_however_many_tables_it_replays(
         WalkReads,
         "ask_games",
         lambda self, ids: (tables.extend(ids := list(ids)), ask_games(self, ids)),
+    )
+    monkeypatch.setattr(
+        WalkReads,
+        "ask_members",
+        lambda self, ids: (carded.extend(ids := list(ids)), ask_members(self, ids)),
     )
     rating_list, in_order, _first, _referee = _rated_in_order(
         31, django_capture_on_commit_callbacks, groups=1, tournaments=14
@@ -466,12 +485,18 @@ def test_the_cone_reads_in_as_many_queries_however_many_tables_it_replays(
         in_pipeline.clear()
         asked.clear()
         tables.clear()
+        carded.clear()
         with CaptureQueriesContext(connection) as queries:
             outcome = cone_replay(rating_list, changed.end_date)
         assert outcome is not None
         assert in_pipeline and all(in_pipeline), "the walk did not run beside the probes"
         assert set(asked) == _started_from_before(rating_list, changed.end_date, outcome.scope)
         assert sorted(tables) == sorted(outcome.scope)  # the games of the tables it replays
+        assert set(carded) == set(
+            Participant.objects.filter(tournament_id__in=outcome.scope).values_list(
+                "member_id", flat=True
+            )
+        )
         counts.append((len(outcome.scope), len(queries)))
     (few, few_queries), (many, many_queries) = counts
     assert many >= few + 10, counts
