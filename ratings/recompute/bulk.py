@@ -103,10 +103,16 @@ class RowUpdates:
         if len(self._batch) >= self.BATCH:
             self._send()
 
+    def flush(self) -> None:
+        """Send the rows added so far now, not with the next batch: the server writes them
+        while the caller goes on (leaving still waits for it)."""
+        if self._batch:
+            self._send()
+
     def __exit__(self, *exc: Any) -> None:
         try:
-            if exc[0] is None and self._batch:
-                self._send()
+            if exc[0] is None:
+                self.flush()
         finally:
             self._pipeline.__exit__(*exc)  # waits for the server; raises what it refused
             self._cursor.close()

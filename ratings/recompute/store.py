@@ -43,7 +43,8 @@ class Written(NamedTuple):
 def outcome_store(
     rating_list: RatingList, outcome: ReplayOutcome, *, read_at: dt.datetime
 ) -> Written:
-    """Replace the history from the replay's date on and refresh the live entries."""
+    """Replace the history from the replay's date on and refresh the live entries. The
+    outcome's rows may be let go once written (`outcome.rows` emptied)."""
     scope = outcome.scope  # None: every row from the date; else a cone replay's tournaments
     affected, written = history_write(
         rating_list.pk,
@@ -136,6 +137,10 @@ def _refresh_entries(rating_list: RatingList, outcome: ReplayOutcome, affected: 
             with RowUpdates(RatingEntry, ENTRY_COLUMNS, _ENTRY_KEY) as updates:
                 for row in changed:
                     updates.add(row)
+                updates.flush()
+                # The history is written: its rows go (a retroactive insert's 10,000 took
+                # 12-40 ms to free) while the server writes the entries, not after.
+                outcome.rows.clear()
         written = len(changed) + (insert_rows(RatingEntry, ENTRY_COLUMNS, added) if added else 0)
         if gone:
             with connection.cursor() as cursor:

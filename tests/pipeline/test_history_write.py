@@ -364,3 +364,26 @@ def test_rows_sent_as_arrays_come_back_as_sent():
         assert raw(other) == untouched
 
     sent_and_read()
+
+
+@pytest.mark.django_db
+def test_rows_flushed_are_sent_at_once_and_written_on_leaving():
+    """`RowUpdates.flush` sends the rows added so far without waiting for a full batch
+    (the recompute frees its replay meanwhile); what was flushed is sent once, and it is
+    written by the time the block is left."""
+    if connection.vendor != "postgresql":
+        pytest.skip("RowUpdates is PostgreSQL's")
+    rating_list, _tables = _egf_list(3, "flushed", [dt.date(2023, 3, 5)])
+    rows = RatingHistory.objects.filter(rating_list=rating_list).order_by("pk")
+    targets = list(rows[:2])
+    values = list(fast_rows(rows.filter(pk__in=[t.pk for t in targets]).values_list(*COLUMNS)))
+    notes = ["flushed first", "flushed second"]
+    with RowUpdates(RatingHistory, COLUMNS, history_write._KEY) as updates:
+        for row, note in zip(values, notes, strict=True):
+            updates.add([note if c == "note" else v for c, v in zip(COLUMNS, row, strict=True)])
+        assert updates.count == 0  # under a batch: not sent yet
+        updates.flush()
+        assert updates.count == 2
+        updates.flush()  # nothing more to send
+        assert updates.count == 2
+    assert [RatingHistory.objects.get(pk=t.pk).note for t in targets] == notes
