@@ -42,7 +42,6 @@ from ratings.recompute.baseline_starts import baseline_date
 from ratings.recompute.bulk import as_json
 from ratings.recompute.reads import (
     STATE_COLUMNS,
-    Card,
     GameRecord,
     StatesBefore,
     WalkReads,
@@ -58,7 +57,7 @@ from ratings.recompute.reads import (
 )
 from ratings.recompute.replay import rate_tournament, restarts_baseline
 from ratings.recompute.rules import GO_SYSTEMS
-from ratings.recompute.state import HistoryRow, MemberState, ReplayOutcome, rank_of
+from ratings.recompute.state import Card, HistoryRow, MemberState, ReplayOutcome, rank_of
 from tournaments.models import Tournament
 
 

@@ -25,7 +25,7 @@ from ratings.models import ListTournament, PublishedEntry, RatingHistory, Rating
 from ratings.recompute import rules
 from ratings.recompute.baseline_starts import baseline_starts
 from ratings.recompute.pipeline import pipeline_mode
-from ratings.recompute.state import MemberState, rank_of
+from ratings.recompute.state import Card, MemberState, rank_of
 from ratings.systems.model import Game as EngineGame
 from tournaments.models import Game as GameRow
 from tournaments.models import Participant, Tournament, UnenteredGame
@@ -250,10 +250,7 @@ class WalkReads:
         if self.driver is None:
             self.members.update(read_members(new))
             return
-        sql, params, ids_at = self._compiled_members
-        params = list(params)
-        params[ids_at] = id_array(new)
-        self._send(sql, params, "cards")
+        self._send_for(self._compiled_members, new, "cards")
         self._awaited.update(new)
 
     def ask_games(self, tournament_ids: Iterable[int]) -> None:
@@ -265,10 +262,7 @@ class WalkReads:
         if self.driver is None:
             self.games.update(load_game_records(new, handicaps=self.handicaps))
             return
-        sql, params, ids_at = self._compiled_games
-        params = list(params)
-        params[ids_at] = id_array(new)
-        self._send(sql, params, "games")
+        self._send_for(self._compiled_games, new, "games")
         self._awaited_tables.update(new)
 
     def wait_for(self, member_ids: Iterable[int], tournament_id: int) -> None:
@@ -293,14 +287,22 @@ class WalkReads:
     def _compiled_games(self) -> tuple[str, tuple[Any, ...], int]:
         """The games query compiled once (PostgreSQL's): Django takes 0.3 ms to build it,
         and a walk asks for games about a hundred times."""
-        return _games_sql(handicaps=self.handicaps)
+        return _compiled(_game_query([0], handicaps=self.handicaps))
 
     @cached_property
     def _compiled_members(self) -> tuple[str, tuple[Any, ...], int]:
         """The cards query compiled once (see `_compiled_games`)."""
         (cards,) = with_ids(Member.objects.order_by(), "pk", [0])
-        sql, params = cards.values_list(*_CARD_COLUMNS).query.sql_with_params()
-        return sql, params, params.index(id_array([0]))
+        return _compiled(cards.values_list(*_CARD_COLUMNS))
+
+    def _send_for(
+        self, compiled: tuple[str, tuple[Any, ...], int], ids: list[int], reading: str
+    ) -> None:
+        """Send a query compiled once (`_compiled`) for these ids."""
+        sql, params, ids_at = compiled
+        params = list(params)
+        params[ids_at] = id_array(ids)
+        self._send(sql, params, reading)
 
     def _send(self, sql: str, params: Sequence[Any], reading: str) -> None:
         cursor = self.driver.cursor()
@@ -436,10 +438,10 @@ def _game_query(tournament_ids: list[int], *, handicaps: bool) -> Any:
     )
 
 
-def _games_sql(*, handicaps: bool) -> tuple[str, tuple[Any, ...], int]:
-    """`_game_query` as SQL, its parameters, and the place among them of the tables' ids
-    (`id_array`), for other ids to take."""
-    sql, params = _game_query([0], handicaps=handicaps).query.sql_with_params()
+def _compiled(query: Any) -> tuple[str, tuple[Any, ...], int]:
+    """A query filtered on the ids `[0]` (`any_of`) as SQL, its parameters, and the place
+    among them of the ids (`id_array`), for other ids to take."""
+    sql, params = query.query.sql_with_params()
     return sql, params, params.index(id_array([0]))
 
 
@@ -510,10 +512,6 @@ def read_professed(tournament_ids: list[int]) -> Professed:
 # Rows read by id at once (members, entries), without first counting the whole table to
 # see whether reading it whole would be quicker.
 FEW_IDS = 5000
-
-
-# A member's card as a replay reads it: (birth date the rules use, FIDE rating, grade rank).
-Card = tuple[dt.date | None, int | None, int | None]
 
 
 def read_members(member_ids: list[int]) -> dict[int, Card]:

@@ -33,7 +33,14 @@ from ratings.recompute.reads import (
     tables_with_rows,
     tournaments_from,
 )
-from ratings.recompute.state import GRADES_BY_RANK, HistoryRow, MemberState, ReplayOutcome, grade_of
+from ratings.recompute.state import (
+    GRADES_BY_RANK,
+    Card,
+    HistoryRow,
+    MemberState,
+    ReplayOutcome,
+    grade_of,
+)
 from ratings.systems.model import BadInput, Event, EventInput, EventOutput, Game, Player
 from ratings.systems.registry import SYSTEMS
 from tournaments.models import Tournament
@@ -112,7 +119,7 @@ def rate_tournament(
     tournament: Tournament,
     games: list[Game],
     entries: Entries,
-    members: dict[int, tuple[dt.date | None, int | None, int | None]],
+    members: dict[int, Card],
     *,
     fide_history: dict[int, list[tuple[dt.date, int]]],
     kept: frozenset[int] = frozenset(),
@@ -249,7 +256,7 @@ def _event_input(
     games: list[Game],
     states: dict[int, MemberState],
     entries: Entries,
-    members: dict[int, tuple[dt.date | None, int | None, int | None]],
+    members: dict[int, Card],
     *,
     klass: str,
     fide_ratings: dict[int, int],
@@ -310,7 +317,7 @@ _NOT_ENTERED = (None, None)  # no grade professed, no rating declared
 # A player of a table as `_event_input` found him, for `_apply`: his member id, his state
 # before the table (None: a newcomer), the grade rank he plays at there and his member
 # card. Each is a lookup in a dict of every member; made once per player, not twice.
-Seat = tuple[int, MemberState | None, int | None, tuple[dt.date | None, int | None, int | None]]
+Seat = tuple[int, MemberState | None, int | None, Card]
 
 
 def _apply(

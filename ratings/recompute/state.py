@@ -10,6 +10,10 @@ from typing import Any, NamedTuple
 from ratings.systems.grades import ALL_GRADES, Grade
 from ratings.systems.model import GameOutput
 
+# A member's card as a replay reads it (`reads.read_members`): birth date the rules use,
+# FIDE rating, grade rank.
+Card = tuple[dt.date | None, int | None, int | None]
+
 
 @dataclass(slots=True)
 class MemberState:
@@ -25,11 +29,8 @@ class MemberState:
     games: int = 0
     last_played: dt.date | None = None
     from_baseline: bool = False  # the list's baseline names him (he keeps an entry)
-    # His member card as a replay reads it (`reads.read_members`: birth date, FIDE rating,
-    # grade rank), kept with his standing so that a replay finds both in one lookup.
-    card: tuple[dt.date | None, int | None, int | None] | None = field(
-        default=None, compare=False, repr=False
-    )
+    # His member card, kept with his standing so that a replay finds both in one lookup.
+    card: Card | None = field(default=None, compare=False, repr=False)
 
 
 # One game of a history row's breakdown, as a tuple in this order (JSON objects with these
