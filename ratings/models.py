@@ -8,7 +8,7 @@ from __future__ import annotations
 from django.conf import settings
 from django.core.exceptions import ValidationError
 from django.db import models
-from django.db.models import Q
+from django.db.models import F, Q
 from django.urls import reverse
 from django.utils.translation import gettext_lazy as _
 
@@ -169,6 +169,17 @@ class ListTournament(models.Model):
 
     def __str__(self) -> str:
         return f"{self.tournament} in {self.rating_list}"
+
+
+def rated_since_decided() -> Q:
+    """The `ListTournament` rows whose table a recompute rated after the last decision on
+    it, the table's as a whole and the list's (a run stamps `rated_at` with the moment it
+    read the data: a decision after it is newer than that rating)."""
+    return (
+        Q(rated_at__isnull=False)
+        & (Q(decided_at__isnull=True) | Q(decided_at__lte=F("rated_at")))
+        & (Q(tournament__decided_at__isnull=True) | Q(tournament__decided_at__lte=F("rated_at")))
+    )
 
 
 def counted_links() -> Q:

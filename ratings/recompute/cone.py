@@ -36,8 +36,15 @@ from collections.abc import Set as AbstractSet
 from typing import Any
 
 from django.db import connection
+from django.db.models import BooleanField, ExpressionWrapper
 
-from ratings.models import ListTournament, RatingHistory, RatingList, counted_links
+from ratings.models import (
+    ListTournament,
+    RatingHistory,
+    RatingList,
+    counted_links,
+    rated_since_decided,
+)
 from ratings.recompute.baseline_starts import baseline_date
 from ratings.recompute.bulk import as_json
 from ratings.recompute.reads import (
@@ -71,27 +78,23 @@ def cone_replay(rating_list: RatingList, from_date: dt.date) -> ReplayOutcome | 
         # start of every member it names, and its own tables leave them as they are: the
         # full replay restarts them (replay.before_baseline); no cone of tables covers it.
         return None
-    rows = ListTournament.objects.filter(
-        rating_list=rating_list, tournament__end_date__gte=from_date
-    ).values_list(
-        "tournament_id", "rated_at", "tournament__decided_at", "decided_at", "history_digest"
-    )
-    # A table decided (as a whole, or for this list) after the run that rated it read the
-    # data is rated no more.
-    links = [
-        (t, None if _decided_after(rated_at, table_decided, list_decided) else rated_at)
-        for t, rated_at, table_decided, list_decided, _digest in rows
-    ]
-    stored_digests = {row[0]: row[4] for row in rows}
-    approved = set(
-        ListTournament.objects.filter(
-            counted_links(), rating_list=rating_list, tournament__end_date__gte=from_date
-        ).values_list("tournament_id", flat=True)
-    )  # counts in this list: approved for it (ratings.submissions.list_approval)
+    # The tables that count in this list (approved for it: ratings.submissions.list_approval)
+    # from the date: each one's stored digest, and whether the last run rated it after the
+    # last decision on it. One not so rated (new, re-approved after a reopening, not rated
+    # at all, or approved after that run read the data) has changed.
+    links = ListTournament.objects.filter(
+        counted_links(), rating_list=rating_list, tournament__end_date__gte=from_date
+    ).annotate(rated=ExpressionWrapper(rated_since_decided(), output_field=BooleanField()))
+    stored_digests: dict[int, int | None] = {}
+    changed: set[int] = set()
+    for t_id, digest, rated in links.values_list("tournament_id", "history_digest", "rated"):
+        stored_digests[t_id] = digest
+        if not rated:
+            changed.add(t_id)
+    approved = stored_digests.keys()
     # Every stored row from the date, read once: which tables have rows, which rows are
     # gone, and each player's stored states along the way.
     by_table, by_member = _stored_rows(rating_list, from_date)
-    changed = {t for t, rated_at in links if t in approved and rated_at is None}
     removed = by_table.keys() - approved
     tournaments = list(
         Tournament.objects.filter(any_of("pk", sorted(approved))).order_by("end_date", "pk")
@@ -344,10 +347,3 @@ def _same_history(replayed: Any, stored: Any, *, json_text: bool) -> bool:
     if replayed is None or stored is None:
         return replayed is None and stored is None
     return json.loads(as_json(replayed)) == (json.loads(stored) if json_text else stored)
-
-
-def _decided_after(rated_at: dt.datetime | None, *decided: dt.datetime | None) -> bool:
-    """Whether any decision came after the run that rated the table read the data."""
-    if rated_at is None:
-        return True
-    return any(day is not None and day > rated_at for day in decided)

@@ -11,7 +11,7 @@ from typing import Any, NamedTuple
 from django.db import connection
 from django.db.models import F, Q
 
-from ratings.models import ListTournament, RatingEntry, RatingList
+from ratings.models import ListTournament, RatingEntry, RatingList, rated_since_decided
 from ratings.recompute import rules
 from ratings.recompute.bulk import RowUpdates, as_json, insert_rows
 from ratings.recompute.history_write import history_write
@@ -101,12 +101,7 @@ def _store_rated(links: Any, outcome: ReplayOutcome, *, read_at: dt.datetime) ->
         by_class.setdefault(klass, []).append(tournament_id)
     for klass, ids in by_class.items():
         links.filter(any_of("tournament_id", ids)).exclude(
-            Q(rated_at__isnull=False, not_rated_reason="", applied_class=klass)
-            & (Q(decided_at__isnull=True) | Q(decided_at__lte=F("rated_at")))
-            & (
-                Q(tournament__decided_at__isnull=True)
-                | Q(tournament__decided_at__lte=F("rated_at"))
-            )
+            Q(not_rated_reason="", applied_class=klass) & rated_since_decided()
         ).update(rated_at=read_at, not_rated_reason="", applied_class=klass)
 
 
