@@ -213,6 +213,11 @@ class _AskAhead:
     while the walk rates the tables before. Told of a table only on coming to it, it asks
     then."""
 
+    # Tables asked for before the asks go to the server (one query of each kind for all):
+    # a table is asked for, as a rule, many tables before the walk comes to it, and each
+    # query sent costs the walk as much as a few tables' worth of ids in it.
+    SEND_AFTER_TABLES = 4
+
     def __init__(
         self,
         reads: WalkReads,
@@ -235,15 +240,18 @@ class _AskAhead:
                 self.told.add(tournament.pk)
                 tables.append(tournament.pk)
                 place = _table_place(tournament)
-                players += self.players[tournament.pk]
+                entrants = self.players[tournament.pk]
+                players += entrants
                 starting += (
                     m
-                    for m in self.players[tournament.pk]
-                    if not self.stored.has_row_before(m, place)
+                    for m in entrants
+                    if m not in self.reads.asked and not self.stored.has_row_before(m, place)
                 )
         self.reads.ask_games(tables)
         self.reads.ask_members(players)
         self.reads.ask(starting)
+        if self.reads.unsent_tables >= self.SEND_AFTER_TABLES:
+            self.reads.send()
 
 
 def _stored_rows(

@@ -197,8 +197,9 @@ class WalkReads:
     """What a cone's walk reads as it learns which tables it will replay (issue 18): their
     games (`games`), their players' member cards (`members`, as `read_members` gives
     them), and the last rows before the day of the players they start from there
-    (`last_rows`, as `StatesBefore` takes them). Asked for a few at a time, waited for
-    only when the walk comes to them; elsewhere than on PostgreSQL, read when asked for.
+    (`last_rows`, as `StatesBefore` takes them). Asked for a few at a time, sent together
+    (`send`: a query of each kind), waited for only when the walk comes to them;
+    elsewhere than on PostgreSQL, read when asked for.
 
     A cone may reach 25,000 players and 900 tables, and replays about 150 of the tables,
     which start about 3,600 players from their states before its date: reading all the
@@ -228,6 +229,8 @@ class WalkReads:
         self._in_flight: list[tuple[Any, str]] = []  # cursors sent, each with what it reads
         self._awaited: set[int] = set()  # players asked for (rows or cards), not yet come
         self._awaited_tables: set[int] = set()
+        # Asked for, not sent yet (`send`): tables, players' cards, players' last rows.
+        self._unsent: dict[str, list[int]] = {"games": [], "cards": [], "rows": []}
 
     def ask(self, member_ids: Iterable[int]) -> None:
         """Ask for these members' last rows before the day (once each)."""
@@ -238,7 +241,7 @@ class WalkReads:
         if self.driver is None:
             self.last_rows.update(_last_rows(self.rating_list, self.day, new))
             return
-        self._send(_PROBE_LAST_ROWS, [id_array(new), self.rating_list.pk, self.day], "rows")
+        self._unsent["rows"] += new
         self._awaited.update(new)
 
     def ask_members(self, member_ids: Iterable[int]) -> None:
@@ -250,7 +253,7 @@ class WalkReads:
         if self.driver is None:
             self.members.update(read_members(new))
             return
-        self._send_for(self._compiled_members, new, "cards")
+        self._unsent["cards"] += new
         self._awaited.update(new)
 
     def ask_games(self, tournament_ids: Iterable[int]) -> None:
@@ -262,14 +265,31 @@ class WalkReads:
         if self.driver is None:
             self.games.update(load_game_records(new, handicaps=self.handicaps))
             return
-        self._send_for(self._compiled_games, new, "games")
+        self._unsent["games"] += new
         self._awaited_tables.update(new)
 
+    @property
+    def unsent_tables(self) -> int:
+        """How many tables were asked for since the last `send`."""
+        return len(self._unsent["games"])
+
+    def send(self) -> None:
+        """Send what was asked for since the last send: a query of each kind."""
+        tables, cards, rows = self._unsent["games"], self._unsent["cards"], self._unsent["rows"]
+        if tables:
+            self._send_for(self._compiled_games, tables, "games")
+        if cards:
+            self._send_for(self._compiled_members, cards, "cards")
+        if rows:
+            self._send(_PROBE_LAST_ROWS, [id_array(rows), self.rating_list.pk, self.day], "rows")
+        self._unsent = {"games": [], "cards": [], "rows": []}
+
     def wait_for(self, member_ids: Iterable[int], tournament_id: int) -> None:
-        """Have what was asked for of these members and of this table come (waits for
-        what is in flight when one of them is)."""
+        """Have what was asked for of these members and of this table come (sends what
+        was asked for and not sent, and waits for all in flight, when one of them is)."""
         if tournament_id not in self._awaited_tables and self._awaited.isdisjoint(member_ids):
             return
+        self.send()
         for cursor, reading in self._in_flight:  # psycopg receives them all at the first fetch
             with cursor:
                 if reading == "games":

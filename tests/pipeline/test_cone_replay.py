@@ -389,6 +389,49 @@ def test_the_games_and_states_asked_for_a_few_at_a_time_are_those_read_at_once(
     assert RatingHistory.objects.filter(rating_list=rating_list, date__lt=day).exists()
 
 
+def test_what_is_asked_for_goes_to_the_server_as_one_query_of_each_kind_when_sent(
+    django_capture_on_commit_callbacks,
+):
+    """Asked for a few tables at a time, the games, cards and states wait to be sent: on
+    `send`, or when the walk waits for one of them, they go as one query of each kind,
+    whatever the number of asks; and what comes is what a read at once gives."""
+    _needs_pipeline()
+    rating_list, tournaments, _first, _referee = _rated_in_order(
+        15, django_capture_on_commit_callbacks
+    )
+    day = max(t.end_date for t in tournaments)
+    table_ids = [t.pk for t in tournaments]
+    member_ids = sorted(
+        {m for t in tournaments for m in t.participants.values_list("member_id", flat=True)}
+    )
+    received, games, cards, asked = {}, {}, {}, set(member_ids[-3:])
+    with walk_reads(
+        rating_list, day, last_rows=received, games=games, members=cards, handicaps=True
+    ) as reads:
+        for start in range(0, len(table_ids), 2):  # a few at a time
+            reads.ask_games(table_ids[start : start + 2])
+            reads.ask_members(member_ids[start : start + 2])
+            reads.ask(member_ids[start : start + 2])
+            asked.update(member_ids[start : start + 2])
+        assert not reads._in_flight and reads.unsent_tables == len(table_ids)
+        reads.send()
+        assert sorted(reading for _cursor, reading in reads._in_flight) == [
+            "cards", "games", "rows"
+        ]  # fmt: skip
+        assert reads.unsent_tables == 0
+        reads.ask_games(table_ids[:1])  # asked for already: nothing more to send
+        assert reads.unsent_tables == 0
+        reads.ask_members(member_ids[-3:])
+        reads.ask(member_ids[-3:])
+        reads.wait_for(member_ids[-1:], table_ids[-1])  # sends what waits, then takes all in
+        assert not reads._in_flight
+    assert games == load_game_records(table_ids)
+    assert cards == read_members(sorted(asked))
+    at_once = StatesBefore(rating_list, day, sorted(asked)).all()
+    assert at_once, "no player asked for has a state before the last table"
+    assert StatesBefore(rating_list, day, sorted(asked), last_rows=received).all() == at_once
+
+
 def test_a_game_of_someone_a_table_the_cone_cannot_reach_does_not_enter_leaves_no_cone(
     django_capture_on_commit_callbacks,
 ):
