@@ -104,16 +104,13 @@ def state_of(row: Sequence[Any], *, json_text: bool) -> MemberState:
     """The state after a history row read as `STATE_COLUMNS` (`json_text`: its history as
     the text PostgreSQL sends, see `fast_rows`)."""
     _member, after, provisional, history, list_grade, tournaments, games, best, day = row
-    # A row not rated may still carry his rating on (a UFGO player kept by 1.7).
+    if json_text and history is not None:
+        history = json.loads(history)
+    # A row not rated may still carry his rating on (a UFGO player kept by 1.7). The fields
+    # in their order, not by name: a cone builds 12,000 states a year back, each in half
+    # the time so.
     return MemberState(
-        rating=after,
-        provisional=provisional,
-        history=json.loads(history) if json_text and history is not None else history,
-        best_grade=rank_of(best),
-        grade=rank_of(list_grade),
-        tournaments=tournaments,
-        games=games,
-        last_played=day,
+        after, provisional, history, rank_of(best), rank_of(list_grade), tournaments, games, day
     )
 
 
