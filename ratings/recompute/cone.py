@@ -18,6 +18,12 @@ its players' opponents: a table put in a year back at EGD scale changes the stat
 about 700 players by the year's end and has about 200 of the year's 900 tables replayed,
 where every opponent of an opponent would have been 820 of them.
 
+Where a player's row hangs only on his own start and his opponents' (egf: egf.md §3, §6;
+`rules.OPPONENTS_ONLY_SYSTEMS`), the stored row of a player who neither differs nor plays
+one who does at a replayed table is the one the replay gives: the store leaves it as it
+is, uncompared (`ReplayOutcome.standing`). A table put in a year back at EGD scale
+replays 12,480 rows: the 10,627 that stand so, and 1,853 that change.
+
 What changed is read from the data, not remembered: an approved tournament of the list
 the last run did not rate (`rated_at` empty: new, re-approved after a reopening, or not
 rated at all; or approved after that run read the data) and a tournament with stored rows
@@ -63,7 +69,7 @@ from ratings.recompute.reads import (
     walk_reads,
 )
 from ratings.recompute.replay import rate_tournament, restarts_baseline
-from ratings.recompute.rules import GO_SYSTEMS
+from ratings.recompute.rules import GO_SYSTEMS, OPPONENTS_ONLY_SYSTEMS
 from ratings.recompute.state import Card, HistoryRow, MemberState, ReplayOutcome, rank_of
 from tournaments.models import Tournament
 
@@ -139,6 +145,7 @@ def cone_replay(rating_list: RatingList, from_date: dt.date) -> ReplayOutcome | 
     outcome = ReplayOutcome(from_date=from_date)
     replayed: list[int] = []
     handicaps = rating_list.system in GO_SYSTEMS
+    opponents_only = rating_list.system in OPPONENTS_ONLY_SYSTEMS
     with walk_reads(
         rating_list,
         from_date,
@@ -177,15 +184,25 @@ def cone_replay(rating_list: RatingList, from_date: dt.date) -> ReplayOutcome | 
                 fide_history=fide_dated,
             )
             replayed.append(tournament.pk)
-            rows = {row.member_id: row for row in outcome.rows[first_row:]}
             # Its rows all as stored (the same digest): so is each of them, unread.
             digest = outcome.table_digests.get(tournament.pk)
             as_stored = digest is not None and digest == stored_digests.get(tournament.pk)
+            kept: AbstractSet[int] = set()
+            if opponents_only and not as_stored and tournament.pk not in changed:
+                kept = stored_states.rows_that_stand(
+                    tournament.pk, _not_met(entrants, differs, games.get(tournament.pk, []))
+                )
+                outcome.standing.update((m, tournament.pk) for m in kept)
+            rows = {row.member_id: row for row in outcome.rows[first_row:]}
             for member_id in entrants:
                 row = rows.get(member_id)
                 if row is None and member_id in differs:
                     continue  # no row to compare (a zero-score ORR debut): he still differs
-                if as_stored or stored_states.state_as_stored(member_id, tournament.pk, row):
+                if (
+                    as_stored
+                    or member_id in kept
+                    or stored_states.state_as_stored(member_id, tournament.pk, row)
+                ):
                     # His state after it is his stored one: later tables read it there.
                     outcome.states.pop(member_id, None)
                     outcome.touched.discard(member_id)
@@ -204,6 +221,23 @@ def cone_replay(rating_list: RatingList, from_date: dt.date) -> ReplayOutcome | 
         if t in by_table
     }
     return outcome
+
+
+def _not_met(
+    entrants: AbstractSet[int], differs: AbstractSet[int], games: list[GameRecord]
+) -> set[int]:
+    """The table's entrants who neither differ nor play one who does."""
+    met = entrants & differs
+    if not met:
+        return set(entrants)
+    reached = set(met)
+    for _table, _round, white, black, *_result in games:
+        white_id, black_id = int(white), int(black)
+        if white_id in met:
+            reached.add(black_id)
+        if black_id in met:
+            reached.add(white_id)
+    return entrants - reached
 
 
 class _AskAhead:
@@ -308,6 +342,21 @@ class _StoredStates:
             and row.best_grade_so_far == rank_of(best)
             and _same_history(row.history, history, json_text=self.json_text)
         )
+
+    def rows_that_stand(self, tournament_id: int, member_ids: Iterable[int]) -> set[int]:
+        """Of these players, those whose stored rows at the table stand as they are, where
+        a replay that started each of them and all his opponents there from their stored
+        states gives them again: rows a recompute wrote (with a fingerprint; one edited
+        by anything else has none and is rewritten) in the table's place (`sequence`,
+        see `history_write`)."""
+        stored = self.by_table.get(tournament_id, {})
+        return {
+            m
+            for m in member_ids
+            if (row := stored.get(m)) is not None
+            and row[_FINGERPRINT] is not None
+            and row[_SEQUENCE] == tournament_id
+        }
 
     def has_row_before(self, member_id: int, place: Place) -> bool:
         """Whether he has a stored row from the date before the table at `place`."""

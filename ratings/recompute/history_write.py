@@ -13,6 +13,9 @@ differ, and COPYs the new ones straight in. A table in the scope it did not repl
 all loses its rows. A full recompute of an unchanged list at EGD scale digests 9,000
 tables and writes nothing.
 
+A cone replay may know rows to come out as stored without digesting them (egf, see
+`cone.py`): those it leaves as they are.
+
 A row written or edited by anything else has no fingerprint (null), which never equals a
 computed one: such a row is rewritten by the next recompute that compares it; whatever
 edits rows elsewhere clears their table's digest (`merging.py`), so that it is compared.
@@ -24,6 +27,7 @@ import datetime as dt
 import hashlib
 import marshal
 from collections.abc import Iterable, Sequence
+from collections.abc import Set as AbstractSet
 from contextlib import nullcontext
 from itertools import chain
 from typing import Any
@@ -45,7 +49,7 @@ from ratings.recompute.reads import (
     tables_with_rows,
     with_ids,
 )
-from ratings.recompute.state import BreakdownGame, HistoryRow, resolved_breakdown
+from ratings.recompute.state import BreakdownGame, HistoryRow, Key, resolved_breakdown
 from ratings.systems.model import GameOutput
 
 COLUMNS = [
@@ -130,6 +134,7 @@ def history_write(
     from_date: dt.date,
     tournament_ids: list[int] | None,
     stored_keys: StoredKeys | None = None,
+    standing: AbstractSet[Key] = frozenset(),
     known_digests: dict[int, int] | None = None,
     unchanged: Iterable[int] = (),
     stored_tables: set[int] | None = None,
@@ -138,7 +143,9 @@ def history_write(
     None) equal to `rows`, which must all fall there. `stored_keys`: the stored rows' keys
     by table, when the caller has read them in this transaction (the cone has): of every
     table of `tournament_ids` that has rows (of every table from the date, if None);
-    neither the rows nor the tables that have some are read again.
+    neither the rows nor the tables that have some are read again. `standing`: rows of
+    `rows` known to be as stored (a cone's, `ReplayOutcome.standing`), left as they are
+    without being compared.
     Returns the members whose rows were taken out and how many rows were written
     (deleted, updated, added). `known_digests`: tables' digests of their rows in `rows`
     that the caller has made already (a replay makes them as it goes). `unchanged`:
@@ -166,6 +173,7 @@ def history_write(
         [row for t_id in compared for row in by_table[t_id]],
         compared,
         stored_keys,
+        standing,
     )
     gone: set[int] = set()
     # The tables whose stored digest no longer holds: compared, or left without rows.
@@ -226,8 +234,10 @@ def _compare_rows(
     rows: list[HistoryRow],
     tournament_ids: list[int],
     stored_keys: StoredKeys | None,
+    standing: AbstractSet[Key],
 ) -> tuple[set[int], int]:
-    """Make the stored rows of these tables equal to `rows`, row by row (see the module)."""
+    """Make the stored rows of these tables equal to `rows`, row by row (see the module),
+    but those `standing`, known to be equal already."""
     if not tournament_ids:
         return set(), 0
     if stored_keys is not None:
@@ -251,9 +261,12 @@ def _compare_rows(
     pipelined = len(rows) <= PIPELINED_COMPARE
     with RowUpdates(RatingHistory, COLUMNS, _KEY) if pipelined else nullcontext() as updates:
         for row in rows:
+            key = (row.member_id, row.tournament_id)
+            was = stored.pop(key, None)
+            if key in standing:
+                continue
             breakdown = resolved_breakdown(row)
             digest = fingerprint(row, breakdown)
-            was = stored.pop((row.member_id, row.tournament_id), None)
             if was is None:
                 added.append(_values(rating_list_id, row, as_json(row.history), breakdown, digest))
             elif was != (row.sequence, digest):

@@ -18,6 +18,13 @@ from tournaments.timecontrol import egf_class_allowed, suggest_egf_class
 
 GO_SYSTEMS = frozenset({"egf", "ufgo", "rivne"})
 
+# Systems where a player's result at a table depends only on his own start and his
+# opponents' (and the table's games and class): egf.md §3, every game from the
+# pre-tournament ratings; §6, a start from the player's own rating or grade. Elsewhere a
+# start or a round can hang on players further off (ufgo: each round from the last
+# round's ratings; orr and uscf: a newcomer's start from his own opponents).
+OPPONENTS_ONLY_SYSTEMS = frozenset({"egf"})
+
 
 EGF_FIRST_COUNTED_DAY = dt.date(1996, 1, 1)  # egf.md §8: events counted from 1996 on
 CLASS_STRENGTH = {"A": 3, "B": 2, "C": 1}

@@ -52,6 +52,7 @@ def outcome_store(
         from_date=outcome.from_date,
         tournament_ids=scope,
         stored_keys=outcome.stored_keys,
+        standing=outcome.standing,
         known_digests=outcome.table_digests,
         unchanged=outcome.unchanged,
         stored_tables=outcome.stored_tables,

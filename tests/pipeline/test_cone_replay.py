@@ -10,7 +10,7 @@ from django.db import connection
 from django.test.utils import CaptureQueriesContext
 
 from ratings.models import ListTournament, RatingEntry, RatingHistory, RecomputeRun
-from ratings.recompute import cone
+from ratings.recompute import cone, history_write
 from ratings.recompute.cone import cone_replay
 from ratings.recompute.reads import (
     StatesBefore,
@@ -467,6 +467,63 @@ def test_a_game_of_someone_a_table_the_cone_cannot_reach_does_not_enter_leaves_n
         rating_list_id=rating_list.pk, trigger="full", from_date=dt.date(1900, 1, 1)
     )
     assert incremental == every_column(rating_list)
+
+
+@pytest.mark.parametrize("seed", [41, 42, 43])
+def test_an_egf_cone_lets_the_rows_of_players_who_met_no_change_stand(
+    seed, django_capture_on_commit_callbacks, monkeypatch
+):
+    """egf.md §3 and §6: a player's row hangs only on his own start and his opponents'.
+    At a table the cone replays, the row of a player who neither differs nor played one
+    who does is the stored one: the cone tells the store so, which leaves it as it is
+    without comparing it. The list still equals a full replay."""
+    capture = django_capture_on_commit_callbacks
+    rating_list, in_order, _first, _referee = _rated_in_order(
+        seed, capture, groups=1, tournaments=14
+    )
+    changed = in_order[1]
+    _changed(rating_list, changed)
+    stored = _rows_by_key(rating_list)
+    outcome = cone_replay(rating_list, changed.end_date)
+    standing = outcome.standing
+    assert standing, "no row of the replayed tables was left to stand"
+    replayed = {(row.member_id, row.tournament_id): row for row in outcome.rows}
+    assert standing <= replayed.keys() and standing <= stored.keys()
+    assert all(t != changed.pk for _m, t in standing)  # the changed table's are all compared
+    assert len(standing) < len(replayed)
+    monkeypatch.setattr(history_write, "fingerprint", _counted(history_write.fingerprint))
+    with capture(execute=True):
+        rating_list_request_recompute(
+            rating_list=rating_list, from_date=changed.end_date, trigger="test"
+        )
+    after = _rows_by_key(rating_list)
+    assert after != stored, "the change changed no row"
+    assert {key: after[key] for key in standing} == {key: stored[key] for key in standing}
+    run = RecomputeRun.objects.filter(rating_list=rating_list).latest("pk")
+    assert run.tournaments == len(outcome.scope)
+    if connection.vendor == "postgresql":  # SQLite's store rewrites the scope's rows whole
+        # It digested every row the run replayed but those standing.
+        assert history_write.fingerprint.calls == len(replayed) - len(standing)
+    incremental = every_column(rating_list)
+    rating_list_recompute(
+        rating_list_id=rating_list.pk, trigger="full", from_date=dt.date(1900, 1, 1)
+    )
+    assert incremental == every_column(rating_list)
+
+
+def _counted(function):
+    def counted(*args, **kwargs):
+        counted.calls += 1
+        return function(*args, **kwargs)
+
+    counted.calls = 0
+    return counted
+
+
+def _rows_by_key(rating_list):
+    """The list's history rows, every column, by (member, tournament)."""
+    rows = RatingHistory.objects.filter(rating_list=rating_list).values()
+    return {(row["member_id"], row["tournament_id"]): row for row in rows}
 
 
 def _changed(rating_list, tournament):
