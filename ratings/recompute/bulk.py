@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Iterable, Sequence
+from contextlib import nullcontext
 from typing import Any
 
 from django.db import connection
@@ -77,7 +78,11 @@ class RowUpdates:
 
     BATCH = 250  # rows per statement
 
-    def __init__(self, model: Any, columns: Sequence[str], key: Sequence[str]) -> None:
+    def __init__(
+        self, model: Any, columns: Sequence[str], key: Sequence[str], *, driver: Any = None
+    ) -> None:
+        """`driver`: psycopg's connection in pipeline mode already (the caller's, which
+        waits for the server when it leaves it): the rows go there; else one of its own."""
         fields = {f.column: f for f in model._meta.concrete_fields}
         quote = connection.ops.quote_name
         types = [fields[c].db_type(connection) for c in columns]
@@ -91,9 +96,10 @@ class RowUpdates:
         )
         self._batch: list[Sequence[Any]] = []
         self.count = 0
+        self._driver = driver
 
     def __enter__(self) -> RowUpdates:
-        self._pipeline = pipeline_mode()
+        self._pipeline = pipeline_mode() if self._driver is None else nullcontext(self._driver)
         self._cursor = self._pipeline.__enter__().cursor()
         return self
 
@@ -115,7 +121,8 @@ class RowUpdates:
                 self.flush()
         finally:
             self._pipeline.__exit__(*exc)  # waits for the server; raises what it refused
-            self._cursor.close()
+            if self._driver is None:  # the caller's pipeline may still wait for its result
+                self._cursor.close()
 
     def _send(self) -> None:
         self._cursor.execute(

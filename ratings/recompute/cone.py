@@ -37,8 +37,9 @@ import datetime as dt
 import json
 from bisect import bisect_left, bisect_right
 from collections import defaultdict
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
 from collections.abc import Set as AbstractSet
+from contextlib import contextmanager
 from typing import Any
 
 from django.db import connection
@@ -53,6 +54,7 @@ from ratings.models import (
 )
 from ratings.recompute.baseline_starts import baseline_date
 from ratings.recompute.bulk import as_json
+from ratings.recompute.history_write import EarlyWrites
 from ratings.recompute.reads import (
     STATE_COLUMNS,
     GameRecord,
@@ -74,9 +76,14 @@ from ratings.recompute.state import Card, HistoryRow, MemberState, ReplayOutcome
 from tournaments.models import Tournament
 
 
-def cone_replay(rating_list: RatingList, from_date: dt.date) -> ReplayOutcome | None:
+def cone_replay(
+    rating_list: RatingList, from_date: dt.date, *, write_changed: bool = False
+) -> ReplayOutcome | None:
     """The replay of the tournaments from `from_date` that a change can reach, or None
-    when this list's cone cannot be drawn (the caller then replays everything)."""
+    when this list's cone cannot be drawn (the caller then replays everything).
+    `write_changed` (a recompute about to store the outcome): on PostgreSQL, the stored
+    rows of each table it replays are compared and the changed ones written as it goes
+    (`history_write.EarlyWrites`); the store then leaves them (`ReplayOutcome.standing`)."""
     if published_grades(rating_list):
         return None  # published grades reach players between tournaments: not modelled here
     if restarts_baseline(baseline_date(rating_list), from_date):
@@ -146,14 +153,17 @@ def cone_replay(rating_list: RatingList, from_date: dt.date) -> ReplayOutcome | 
     replayed: list[int] = []
     handicaps = rating_list.system in GO_SYSTEMS
     opponents_only = rating_list.system in OPPONENTS_ONLY_SYSTEMS
-    with walk_reads(
-        rating_list,
-        from_date,
-        last_rows=received,
-        games=games,
-        members=members,
-        handicaps=handicaps,
-    ) as reads:
+    with (
+        walk_reads(
+            rating_list,
+            from_date,
+            last_rows=received,
+            games=games,
+            members=members,
+            handicaps=handicaps,
+        ) as reads,
+        _early_writes(rating_list, reads, enabled=write_changed) as early,
+    ):
         ahead = _AskAhead(reads, stored_states, players, candidates)
         # The tables known to be replayed: the changed ones, and the first of each player
         # who differs from the start. Their games, their players' cards, and the states
@@ -166,7 +176,8 @@ def cone_replay(rating_list: RatingList, from_date: dt.date) -> ReplayOutcome | 
             if tournament.pk not in changed and entrants.isdisjoint(differs):
                 continue  # its stored rows stand
             ahead.will_replay([tournament.pk])  # known already, as a rule
-            reads.wait_for(entrants, tournament.pk)
+            if reads.wait_for(entrants, tournament.pk) and early is not None:
+                early.send()  # behind nothing the walk waits for: see `EarlyWrites`
             place = _table_place(tournament)
             for member_id in entrants:
                 if member_id not in outcome.states:  # not replayed since he began to differ
@@ -194,6 +205,13 @@ def cone_replay(rating_list: RatingList, from_date: dt.date) -> ReplayOutcome | 
                 )
                 outcome.standing.update((m, tournament.pk) for m in kept)
             rows = {row.member_id: row for row in outcome.rows[first_row:]}
+            if early is not None and not as_stored:
+                early.table(
+                    [row for member_id, row in rows.items() if member_id not in kept],
+                    {m: (r[_SEQUENCE], r[_FINGERPRINT]) for m, r in by_table[tournament.pk].items()}
+                    if tournament.pk in by_table
+                    else {},
+                )
             for member_id in entrants:
                 row = rows.get(member_id)
                 if row is None and member_id in differs:
@@ -212,6 +230,9 @@ def cone_replay(rating_list: RatingList, from_date: dt.date) -> ReplayOutcome | 
             # A player who still differs carries the change into his next table, which is
             # replayed then.
             ahead.will_replay(stored_states.next_table(m, place) for m in entrants & differs)
+    if early is not None:
+        outcome.standing |= early.settled
+        outcome.written_early = early.written
     outcome.scope = sorted({*replayed, *removed})
     # The stored rows of the tables it rewrites, for the store to compare (its gone rows
     # included: the store takes them out).
@@ -221,6 +242,18 @@ def cone_replay(rating_list: RatingList, from_date: dt.date) -> ReplayOutcome | 
         if t in by_table
     }
     return outcome
+
+
+@contextmanager
+def _early_writes(
+    rating_list: RatingList, reads: WalkReads, *, enabled: bool
+) -> Iterator[EarlyWrites | None]:
+    """`EarlyWrites` on the walk's pipelined connection, if asked for and there is one."""
+    if not enabled or reads.driver is None:
+        yield None
+        return
+    with EarlyWrites(rating_list.pk, reads.driver) as early:
+        yield early
 
 
 def _not_met(

@@ -265,16 +265,15 @@ def _compare_rows(
             was = stored.pop(key, None)
             if key in standing:
                 continue
-            breakdown = resolved_breakdown(row)
-            digest = fingerprint(row, breakdown)
+            values = _rewritten(rating_list_id, row, was)
+            if values is None:
+                continue
             if was is None:
-                added.append(_values(rating_list_id, row, as_json(row.history), breakdown, digest))
-            elif was != (row.sequence, digest):
-                values = _values(rating_list_id, row, as_json(row.history), breakdown, digest)
-                if updates is None:
-                    changed.append(values)
-                else:
-                    updates.add(values)
+                added.append(values)
+            elif updates is None:
+                changed.append(values)
+            else:
+                updates.add(values)
     removed = list(stored)  # in these tables, no longer replayed
     with connection.cursor() as cursor:
         if removed:
@@ -293,6 +292,67 @@ def _compare_rows(
     insert_rows(RatingHistory, COLUMNS, added)
     updated = len(changed) if updates is None else updates.count
     return {m for m, _t in removed}, len(removed) + updated + len(added)
+
+
+def _rewritten(rating_list_id: int, row: HistoryRow, was: tuple[int, int | None] | None) -> Any:
+    """The row's values to write (`COLUMNS`), or None when they are stored already (`was`:
+    the stored row's sequence and fingerprint; None: it has none)."""
+    breakdown = resolved_breakdown(row)
+    digest = fingerprint(row, breakdown)
+    if was == (row.sequence, digest):
+        return None
+    return _values(rating_list_id, row, as_json(row.history), breakdown, digest)
+
+
+class EarlyWrites:
+    """A cone's tables compared with their stored rows as the walk rates each of them
+    (PostgreSQL), the changed rows sent on the walk's pipelined connection (`send`): the
+    server rewrites them while the walk goes on, where after the walk the store would
+    wait for it (a retroactive table a year back at EGD scale rewrites 1,850 rows, about
+    150 ms of the server's). Rows new or gone are the store's, as are tables as stored.
+
+    The server answers a pipeline in order, so the walk, waiting for what it read, waits
+    for the rows sent before: they are sent just after it has received all it asked for
+    (`send`), to be written while it rates the next tables."""
+
+    def __init__(self, rating_list_id: int, driver: Any) -> None:
+        """`driver`: psycopg's connection, in pipeline mode for as long as this is used."""
+        self.rating_list_id = rating_list_id
+        self.updates = RowUpdates(RatingHistory, COLUMNS, _KEY, driver=driver)
+        self.settled: set[Key] = set()  # compared: written now, or stored as they are
+        self._unsent: list[tuple] = []
+
+    def __enter__(self) -> EarlyWrites:
+        self.updates.__enter__()
+        return self
+
+    def __exit__(self, *exc: Any) -> None:
+        if exc[0] is None:
+            self.send()
+        self.updates.__exit__(*exc)
+
+    def send(self) -> None:
+        """Send the changed rows found since the last send."""
+        for values in self._unsent:
+            self.updates.add(values)
+        self.updates.flush()
+        self._unsent = []
+
+    def table(self, rows: Sequence[HistoryRow], stored: dict[int, tuple[int, int | None]]) -> None:
+        """Compare one table's rows with its stored rows' (sequence, fingerprint), by
+        member, sending those that changed."""
+        for row in rows:
+            was = stored.get(row.member_id)
+            if was is None:
+                continue  # a new row: the store adds it
+            values = _rewritten(self.rating_list_id, row, was)
+            if values is not None:
+                self._unsent.append(values)
+            self.settled.add((row.member_id, row.tournament_id))
+
+    @property
+    def written(self) -> int:
+        return self.updates.count
 
 
 # Rows compared row by row up to which the changed ones are sent as they are found

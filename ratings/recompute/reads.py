@@ -281,11 +281,12 @@ class WalkReads:
             self._send(_PROBE_LAST_ROWS, [id_array(rows), self.rating_list.pk, self.day], "rows")
         self._unsent = {"games": [], "cards": [], "rows": []}
 
-    def wait_for(self, member_ids: Iterable[int], tournament_id: int) -> None:
+    def wait_for(self, member_ids: Iterable[int], tournament_id: int) -> bool:
         """Have what was asked for of these members and of this table come (sends what
-        was asked for and not sent, and waits for all in flight, when one of them is)."""
+        was asked for and not sent, and waits for all in flight, when one of them is).
+        Whether it waited: nothing is in flight then."""
         if tournament_id not in self._awaited_tables and self._awaited.isdisjoint(member_ids):
-            return
+            return False
         self.send()
         for cursor, reading in self._in_flight:  # psycopg receives them all at the first fetch
             with cursor:
@@ -299,6 +300,7 @@ class WalkReads:
         self._in_flight.clear()
         self._awaited.clear()
         self._awaited_tables.clear()
+        return True
 
     @cached_property
     def _compiled_games(self) -> tuple[str, tuple[Any, ...], int]:

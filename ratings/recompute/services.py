@@ -139,7 +139,7 @@ def rating_list_recompute(
             read_at = timezone.now()
             outcome = None
             if from_date is None:  # a request: replay what its change can reach
-                outcome = cone_replay(rating_list, rating_list.pending_from)
+                outcome = cone_replay(rating_list, rating_list.pending_from, write_changed=True)
             if outcome is None:
                 outcome = replay(rating_list, rating_list.pending_from, to_store=True)
             written = outcome_store(rating_list, outcome, read_at=read_at)

@@ -57,6 +57,7 @@ def outcome_store(
         unchanged=outcome.unchanged,
         stored_tables=outcome.stored_tables,
     )
+    written += outcome.written_early
     affected |= outcome.touched | outcome.restarted
     # Players who lost tournaments from the date on but play none in the replay (a table
     # taken out) fall back to where their stored history, without it, leaves them.

@@ -6,7 +6,7 @@ import datetime as dt
 import random
 
 import pytest
-from django.db import connection
+from django.db import connection, transaction
 from django.test.utils import CaptureQueriesContext
 
 from ratings.models import ListTournament, RatingEntry, RatingHistory, RecomputeRun
@@ -504,6 +504,41 @@ def test_an_egf_cone_lets_the_rows_of_players_who_met_no_change_stand(
     if connection.vendor == "postgresql":  # SQLite's store rewrites the scope's rows whole
         # It digested every row the run replayed but those standing.
         assert history_write.fingerprint.calls == len(replayed) - len(standing)
+    incremental = every_column(rating_list)
+    rating_list_recompute(
+        rating_list_id=rating_list.pk, trigger="full", from_date=dt.date(1900, 1, 1)
+    )
+    assert incremental == every_column(rating_list)
+
+
+def test_a_recomputes_cone_writes_the_changed_rows_of_each_table_as_it_goes(
+    django_capture_on_commit_callbacks,
+):
+    """Asked to (the recompute does), the walk compares each table it replays with the
+    stored rows and sends the changed ones on its pipelined connection, between what it
+    waits for: when it ends, they are written; the store leaves them (and those that came
+    out as stored) and writes the rest: the list equals a full replay."""
+    _needs_pipeline()
+    capture = django_capture_on_commit_callbacks
+    rating_list, in_order, _first, _referee = _rated_in_order(51, capture, groups=1)
+    changed = in_order[1]
+    _changed(rating_list, changed)
+    before = _rows_by_key(rating_list)
+    with transaction.atomic():
+        outcome = cone_replay(rating_list, changed.end_date, write_changed=True)
+        during = _rows_by_key(rating_list)
+        rewritten = {key for key in before if during[key] != before[key]}
+        assert rewritten and outcome.written_early == len(rewritten)
+        replayed = {(row.member_id, row.tournament_id) for row in outcome.rows}
+        assert rewritten <= outcome.standing <= replayed
+        # Each row it left to the store is new (the changed table's): no stored one.
+        assert not (replayed - outcome.standing) & before.keys()
+        transaction.set_rollback(True)
+    assert _rows_by_key(rating_list) == before  # nothing outside the transaction
+    with capture(execute=True):
+        rating_list_request_recompute(
+            rating_list=rating_list, from_date=changed.end_date, trigger="test"
+        )
     incremental = every_column(rating_list)
     rating_list_recompute(
         rating_list_id=rating_list.pk, trigger="full", from_date=dt.date(1900, 1, 1)
