@@ -208,9 +208,7 @@ def cone_replay(
             if early is not None and not as_stored:
                 early.table(
                     [row for member_id, row in rows.items() if member_id not in kept],
-                    {m: (r[_SEQUENCE], r[_FINGERPRINT]) for m, r in by_table[tournament.pk].items()}
-                    if tournament.pk in by_table
-                    else {},
+                    _stored_keys(by_table.get(tournament.pk, {})),
                 )
             for member_id in entrants:
                 row = rows.get(member_id)
@@ -236,11 +234,7 @@ def cone_replay(
     outcome.scope = sorted({*replayed, *removed})
     # The stored rows of the tables it rewrites, for the store to compare (its gone rows
     # included: the store takes them out).
-    outcome.stored_keys = {
-        t: {m: (row[_SEQUENCE], row[_FINGERPRINT]) for m, row in by_table[t].items()}
-        for t in outcome.scope
-        if t in by_table
-    }
+    outcome.stored_keys = {t: _stored_keys(by_table[t]) for t in outcome.scope if t in by_table}
     return outcome
 
 
@@ -429,6 +423,12 @@ def _place(row: tuple[Any, ...]) -> Place:
 
 _FINGERPRINT = _StoredStates.FIELDS.index("fingerprint")
 _SEQUENCE = _StoredStates.FIELDS.index("sequence")
+
+
+def _stored_keys(rows: dict[int, tuple[Any, ...]]) -> dict[int, tuple[int, int | None]]:
+    """A table's stored rows (`_StoredStates.FIELDS`) as the store compares them: member ->
+    (sequence, fingerprint)."""
+    return {m: (row[_SEQUENCE], row[_FINGERPRINT]) for m, row in rows.items()}
 
 
 def _same_history(replayed: Any, stored: Any, *, json_text: bool) -> bool:
