@@ -58,6 +58,15 @@ def every_column(rating_list):
     return history, entries, links
 
 
+def assert_equals_a_full_replay(rating_list):
+    """The stored list (`every_column`) is the one a full recompute makes of it."""
+    incremental = every_column(rating_list)
+    rating_list_recompute(
+        rating_list_id=rating_list.pk, trigger="full", from_date=dt.date(1900, 1, 1)
+    )
+    assert incremental == every_column(rating_list)
+
+
 def _world(rng, system, groups=3, per_group=8, tournaments=12):
     """Players in separate groups that rarely meet, so that a cone does not reach everyone."""
     club = ClubFactory()
@@ -149,11 +158,7 @@ def test_a_coalesced_reopen_and_reapproval_is_replayed(django_capture_on_commit_
     capture = django_capture_on_commit_callbacks
     rating_list, _tournaments, first, referee = _rated_in_order(9, capture)
     approved_again(first, referee, capture, games=first.games.filter(kind="played"))
-    incremental = every_column(rating_list)
-    rating_list_recompute(
-        rating_list_id=rating_list.pk, trigger="full", from_date=dt.date(1900, 1, 1)
-    )
-    assert incremental == every_column(rating_list)
+    assert_equals_a_full_replay(rating_list)
 
 
 def test_a_table_approved_again_unchanged_replays_only_itself(
@@ -186,11 +191,7 @@ def test_a_table_changed_replays_the_later_tables_of_players_whose_rows_changed(
     approved_again(first, referee, capture, games=first.games.filter(kind="played")[:1])
     run = RecomputeRun.objects.filter(rating_list=rating_list).latest("pk")
     assert run.tournaments > 1
-    incremental = every_column(rating_list)
-    rating_list_recompute(
-        rating_list_id=rating_list.pk, trigger="full", from_date=dt.date(1900, 1, 1)
-    )
-    assert incremental == every_column(rating_list)
+    assert_equals_a_full_replay(rating_list)
 
 
 def _baseline_rows(rating_list, named, idle):
@@ -305,11 +306,7 @@ def test_players_whose_rows_change_but_not_their_states_do_not_differ(
     # Before, a player whose row changed differed until a later row of his came out as
     # stored: each of them had his next table replayed.
     assert run.tournaments == 1
-    incremental = every_column(rating_list)
-    rating_list_recompute(
-        rating_list_id=rating_list.pk, trigger="full", from_date=dt.date(1900, 1, 1)
-    )
-    assert incremental == every_column(rating_list)
+    assert_equals_a_full_replay(rating_list)
 
 
 def test_a_game_of_someone_the_table_does_not_enter_leaves_no_cone(
@@ -462,11 +459,7 @@ def test_a_game_of_someone_a_table_the_cone_cannot_reach_does_not_enter_leaves_n
         rating_list_request_recompute(
             rating_list=rating_list, from_date=first.end_date, trigger="test"
         )
-    incremental = every_column(rating_list)
-    rating_list_recompute(
-        rating_list_id=rating_list.pk, trigger="full", from_date=dt.date(1900, 1, 1)
-    )
-    assert incremental == every_column(rating_list)
+    assert_equals_a_full_replay(rating_list)
 
 
 @pytest.mark.parametrize("seed", [41, 42, 43])
@@ -504,11 +497,7 @@ def test_an_egf_cone_lets_the_rows_of_players_who_met_no_change_stand(
     if connection.vendor == "postgresql":  # SQLite's store rewrites the scope's rows whole
         # It digested every row the run replayed but those standing.
         assert history_write.fingerprint.calls == len(replayed) - len(standing)
-    incremental = every_column(rating_list)
-    rating_list_recompute(
-        rating_list_id=rating_list.pk, trigger="full", from_date=dt.date(1900, 1, 1)
-    )
-    assert incremental == every_column(rating_list)
+    assert_equals_a_full_replay(rating_list)
 
 
 def test_a_recomputes_cone_writes_the_changed_rows_of_each_table_as_it_goes(
@@ -539,11 +528,7 @@ def test_a_recomputes_cone_writes_the_changed_rows_of_each_table_as_it_goes(
         rating_list_request_recompute(
             rating_list=rating_list, from_date=changed.end_date, trigger="test"
         )
-    incremental = every_column(rating_list)
-    rating_list_recompute(
-        rating_list_id=rating_list.pk, trigger="full", from_date=dt.date(1900, 1, 1)
-    )
-    assert incremental == every_column(rating_list)
+    assert_equals_a_full_replay(rating_list)
 
 
 def _counted(function):
@@ -674,11 +659,7 @@ def test_a_cone_refused_for_a_game_of_someone_not_entered_leaves_the_run_to_a_fu
     run = RecomputeRun.objects.filter(rating_list=rating_list).latest("pk")
     assert run.outcome == RecomputeRun.Outcome.SUCCESS
     assert run.tournaments == len(in_order) - 1  # all from the second table: no cone
-    incremental = every_column(rating_list)
-    rating_list_recompute(
-        rating_list_id=rating_list.pk, trigger="full", from_date=dt.date(1900, 1, 1)
-    )
-    assert incremental == every_column(rating_list)
+    assert_equals_a_full_replay(rating_list)
 
 
 def test_input_the_engine_refuses_inside_the_pipeline_fails_the_run_and_leaves_the_history(
@@ -782,8 +763,4 @@ def test_a_player_of_several_tables_of_one_day_starts_the_next_one_from_the_one_
     run = RecomputeRun.objects.filter(rating_list=rating_list).latest("pk")
     assert run.tournaments == 2, "the cone should replay the earlier table and the third"
 
-    incremental = every_column(rating_list)
-    rating_list_recompute(
-        rating_list_id=rating_list.pk, trigger="full", from_date=dt.date(1900, 1, 1)
-    )
-    assert incremental == every_column(rating_list)
+    assert_equals_a_full_replay(rating_list)
