@@ -79,10 +79,18 @@ class RowUpdates:
     BATCH = 250  # rows per statement
 
     def __init__(
-        self, model: Any, columns: Sequence[str], key: Sequence[str], *, driver: Any = None
+        self,
+        model: Any,
+        columns: Sequence[str],
+        key: Sequence[str],
+        *,
+        driver: Any = None,
+        sends_when_full: bool = True,
     ) -> None:
         """`driver`: psycopg's connection in pipeline mode already (the caller's, which
-        waits for the server when it leaves it): the rows go there; else one of its own."""
+        waits for the server when it leaves it): the rows go there; else one of its own.
+        `sends_when_full`: a batch goes as soon as it is full; else only on `flush`
+        (the caller chooses when the server may take them)."""
         fields = {f.column: f for f in model._meta.concrete_fields}
         quote = connection.ops.quote_name
         types = [fields[c].db_type(connection) for c in columns]
@@ -97,6 +105,7 @@ class RowUpdates:
         self._batch: list[Sequence[Any]] = []
         self.count = 0
         self._driver = driver
+        self._sends_when_full = sends_when_full
 
     def __enter__(self) -> RowUpdates:
         self._pipeline = pipeline_mode() if self._driver is None else nullcontext(self._driver)
@@ -106,13 +115,13 @@ class RowUpdates:
     def add(self, row: Sequence[Any]) -> None:
         """One row's new values, in `columns` order, its key among them."""
         self._batch.append(row)
-        if len(self._batch) >= self.BATCH:
+        if self._sends_when_full and len(self._batch) >= self.BATCH:
             self._send()
 
     def flush(self) -> None:
         """Send the rows added so far now, not with the next batch: the server writes them
         while the caller goes on (leaving still waits for it)."""
-        if self._batch:
+        while self._batch:
             self._send()
 
     def __exit__(self, *exc: Any) -> None:
@@ -125,11 +134,10 @@ class RowUpdates:
                 self._cursor.close()
 
     def _send(self) -> None:
-        self._cursor.execute(
-            self._sql, [_array(column) for column in zip(*self._batch, strict=True)]
-        )
-        self.count += len(self._batch)
-        self._batch = []
+        """Send a batch of the rows added (at most `BATCH`)."""
+        batch, self._batch = self._batch[: self.BATCH], self._batch[self.BATCH :]
+        self._cursor.execute(self._sql, [_array(column) for column in zip(*batch, strict=True)])
+        self.count += len(batch)
 
 
 def _array(values: Iterable[Any]) -> str:

@@ -318,9 +318,10 @@ class EarlyWrites:
     def __init__(self, rating_list_id: int, driver: Any) -> None:
         """`driver`: psycopg's connection, in pipeline mode for as long as this is used."""
         self.rating_list_id = rating_list_id
-        self.updates = RowUpdates(RatingHistory, COLUMNS, _KEY, driver=driver)
+        self.updates = RowUpdates(
+            RatingHistory, COLUMNS, _KEY, driver=driver, sends_when_full=False
+        )
         self.settled: set[Key] = set()  # compared: written now, or stored as they are
-        self._unsent: list[tuple] = []
 
     def __enter__(self) -> EarlyWrites:
         self.updates.__enter__()
@@ -333,10 +334,7 @@ class EarlyWrites:
 
     def send(self) -> None:
         """Send the changed rows found since the last send."""
-        for values in self._unsent:
-            self.updates.add(values)
         self.updates.flush()
-        self._unsent = []
 
     def table(self, rows: Sequence[HistoryRow], stored: dict[int, tuple[int, int | None]]) -> None:
         """Compare one table's rows with its stored rows' (sequence, fingerprint), by
@@ -347,7 +345,7 @@ class EarlyWrites:
                 continue  # a new row: the store adds it
             values = _rewritten(self.rating_list_id, row, was)
             if values is not None:
-                self._unsent.append(values)
+                self.updates.add(values)
             self.settled.add((row.member_id, row.tournament_id))
 
     @property
