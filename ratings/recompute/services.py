@@ -210,11 +210,13 @@ def _tidy_tables(written: Written) -> None:
     (autovacuum may be slow, or off) and stale statistics turn the next replay's index
     probes into table scans. A VACUUM reads the whole table, so it waits until a fifth of
     it is dead (a retroactive insert rewrites about a year's rows; a full recompute of an
-    unchanged list none). The live entries are small (45,000 at EGD scale: 17 ms to
-    vacuum after a retroactive insert's 700) and the list's pages find a deep page in
-    their rating index alone only where VACUUM has marked the table's pages all-visible
-    (the list lowest first at its middle page: 39 ms so, 47 ms with 700 entries changed
-    unvacuumed). Runs after the commit: VACUUM cannot run in a transaction.
+    unchanged list none). The live entries are small (45,000 at EGD scale) and the list's
+    pages find a deep page in their rating index alone only where VACUUM has marked the
+    table's pages all-visible (the list lowest first at its middle page: 39 ms so, 47 ms
+    with 700 entries changed unvacuumed). They are vacuumed without parallel workers for
+    their six indexes: starting two took longer than it saved (after a retroactive
+    insert's 700 entries, 13-14 ms a vacuum, against 16-25 with them). Runs after the
+    commit: VACUUM cannot run in a transaction.
     """
     if connection.vendor != "postgresql" or connection.in_atomic_block:
         return
@@ -236,7 +238,7 @@ def _tidy_tables(written: Written) -> None:
                 if bloated and table == "ratings_ratingentry":
                     vacuum_entries = False  # just done
         if vacuum_entries:
-            cursor.execute("VACUUM ratings_ratingentry")
+            cursor.execute("VACUUM (PARALLEL 0) ratings_ratingentry")
 
 
 def _finish(run: RecomputeRun, started: float, *, outcome: str, error: str = "") -> None:
