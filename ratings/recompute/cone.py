@@ -37,9 +37,10 @@ import datetime as dt
 import json
 from bisect import bisect_left, bisect_right
 from collections import defaultdict
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from collections.abc import Set as AbstractSet
 from contextlib import contextmanager
+from operator import itemgetter
 from typing import Any
 
 from django.db import connection
@@ -257,13 +258,13 @@ def _not_met(
     met = entrants & differs
     if not met:
         return set(entrants)
+    met_ids = {str(m) for m in met}  # as the games give them: one int() per opponent met
     reached = set(met)
     for _table, _round, white, black, *_result in games:
-        white_id, black_id = int(white), int(black)
-        if white_id in met:
-            reached.add(black_id)
-        if black_id in met:
-            reached.add(white_id)
+        if white in met_ids:
+            reached.add(int(black))
+        if black in met_ids:
+            reached.add(int(white))
     return entrants - reached
 
 
@@ -416,9 +417,10 @@ def _table_place(tournament: Tournament) -> Place:
     return tournament.end_date, tournament.pk
 
 
-def _place(row: tuple[Any, ...]) -> Place:
-    """A stored row's place: the place of its table (its date is the table's end date)."""
-    return row[-1], row[0]
+# A stored row's place: the place of its table (its date is the table's end date), as
+# (date, tournament). An `itemgetter`, not a function: `bisect` calls it for each row it
+# looks at.
+_place: Callable[[tuple[Any, ...]], Place] = itemgetter(-1, 0)
 
 
 _FINGERPRINT = _StoredStates.FIELDS.index("fingerprint")
