@@ -260,7 +260,7 @@ def _not_met(
         return set(entrants)
     met_ids = {str(m) for m in met}  # as the games give them: one int() per opponent met
     reached = set(met)
-    for _table, _round, white, black, *_result in games:
+    for _table, _round, white, black, _result, _stones in games:
         if white in met_ids:
             reached.add(int(black))
         if black in met_ids:
