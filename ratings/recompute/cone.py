@@ -152,6 +152,7 @@ def cone_replay(
     stored_states = _StoredStates(before, by_member, by_table)
     outcome = ReplayOutcome(from_date=from_date)
     replayed: list[int] = []
+    compared: dict[int, dict[int, tuple[int, int | None]]] = {}  # `_stored_keys` made early
     handicaps = rating_list.system in GO_SYSTEMS
     opponents_only = rating_list.system in OPPONENTS_ONLY_SYSTEMS
     with (
@@ -207,10 +208,8 @@ def cone_replay(
                 outcome.standing.update((m, tournament.pk) for m in kept)
             rows = {row.member_id: row for row in outcome.rows[first_row:]}
             if early is not None and not as_stored:
-                early.table(
-                    [row for member_id, row in rows.items() if member_id not in kept],
-                    _stored_keys(by_table.get(tournament.pk, {})),
-                )
+                keys = compared[tournament.pk] = _stored_keys(by_table.get(tournament.pk, {}))
+                early.table([row for member_id, row in rows.items() if member_id not in kept], keys)
             for member_id in entrants:
                 row = rows.get(member_id)
                 if row is None and member_id in differs:
@@ -235,7 +234,11 @@ def cone_replay(
     outcome.scope = sorted({*replayed, *removed})
     # The stored rows of the tables it rewrites, for the store to compare (its gone rows
     # included: the store takes them out).
-    outcome.stored_keys = {t: _stored_keys(by_table[t]) for t in outcome.scope if t in by_table}
+    outcome.stored_keys = {
+        t: compared[t] if t in compared else _stored_keys(by_table[t])
+        for t in outcome.scope
+        if t in by_table
+    }
     return outcome
 
 
