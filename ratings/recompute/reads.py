@@ -10,7 +10,7 @@ from collections import defaultdict
 from collections.abc import Iterable, Iterator, Sequence
 from contextlib import contextmanager
 from functools import cached_property
-from itertools import groupby, repeat
+from itertools import chain, groupby, repeat
 from operator import itemgetter
 from typing import Any
 
@@ -24,7 +24,7 @@ from clubsite.models import FideRating, Member
 from ratings.models import ListTournament, PublishedEntry, RatingHistory, RatingList, counted_links
 from ratings.recompute import rules
 from ratings.recompute.baseline_starts import baseline_starts
-from ratings.recompute.pipeline import pipeline_mode
+from ratings.recompute.pipeline import pipeline_mode, stream_chunks
 from ratings.recompute.state import Card, MemberState, rank_of
 from ratings.systems.model import Game as EngineGame
 from tournaments.models import Game as GameRow
@@ -127,8 +127,8 @@ def _last_rows(
             # Streamed in small chunks: the server goes on probing while the rows it has
             # sent are taken in here.
             params = [id_array(member_ids), rating_list.pk, day]
-            rows = cursor.cursor.stream(_PROBE_LAST_ROWS, params, size=2000)
-            return {row[0]: row for row in rows}
+            chunks = stream_chunks(cursor.cursor, _PROBE_LAST_ROWS, params, size=2000)
+            return {row[0]: row for rows in chunks for row in rows}
     newest_first = earlier.order_by("member_id", "-date", "-sequence")
     if connection.vendor == "postgresql":
         newest_first = newest_first.distinct("member_id")
@@ -487,7 +487,12 @@ _WHITE, _BLACK = itemgetter(1), itemgetter(2)
 def _raw_rows(queryset: Any) -> Iterable[tuple[Any, ...]]:
     """A `values_list` query's rows as the driver returns them, in batches: a million games
     through Django's per-row converters cost more than reading them. Only for columns
-    whose database value is the Python one (ids, numbers, text; a grade as its rank).
+    whose database value is the Python one (ids, numbers, text; a grade as its rank)."""
+    return chain.from_iterable(_raw_chunks(queryset))
+
+
+def _raw_chunks(queryset: Any) -> Iterator[list[tuple[Any, ...]]]:
+    """`_raw_rows`, a batch at a time.
 
     On PostgreSQL the rows stream in chunks as the server produces them, so it goes on
     reading and sending (on the other core) while Python builds objects from the last
@@ -498,11 +503,11 @@ def _raw_rows(queryset: Any) -> Iterable[tuple[Any, ...]]:
         return
     with connection.cursor() as cursor:
         if connection.vendor == "postgresql":
-            yield from cursor.cursor.stream(sql, params, size=STREAM_CHUNK)
+            yield from stream_chunks(cursor.cursor, sql, params, size=STREAM_CHUNK)
             return
         cursor.execute(sql, params)
         while batch := cursor.fetchmany(50000):
-            yield from batch
+            yield batch
 
 
 # Rows per chunk PostgreSQL sends (psycopg's chunked mode, libpq 17+). Python starts on a

@@ -4,7 +4,7 @@ Python goes on (issue 18)."""
 from __future__ import annotations
 
 import pytest
-from django.db import connection
+from django.db import connection, transaction
 from django.test.utils import CaptureQueriesContext
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -71,3 +71,45 @@ def test_a_query_read_meanwhile_gives_its_rows_after_the_block_even_after_a_stre
     with read_meanwhile(query.filter(pk__in=[])) as nothing:  # a query that cannot match
         pass
     assert nothing == []
+
+
+def _streamed(sql, params, *, size):
+    from ratings.recompute.pipeline import stream_chunks
+
+    with connection.cursor() as cursor:
+        return [
+            row for chunk in stream_chunks(cursor.cursor, sql, params, size=size) for row in chunk
+        ]
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize("size", [1, 7, 2000])
+def test_a_stream_in_chunks_gives_the_rows_a_plain_fetch_gives(size):
+    if connection.vendor != "postgresql":
+        pytest.skip("chunked streams are PostgreSQL's (libpq 17)")
+    sql = "SELECT n, n::text, n * 0.5 FROM generate_series(1, %s) AS g(n) ORDER BY 1"
+    with connection.cursor() as cursor:
+        cursor.execute(sql, [5000])
+        fetched = cursor.fetchall()
+    assert _streamed(sql, [5000], size=size) == [tuple(row) for row in fetched]
+
+
+@pytest.mark.django_db
+def test_a_stream_left_before_its_end_is_cancelled_and_the_connection_goes_on():
+    """An error in the caller mid-stream: the query is cancelled (which aborts the
+    transaction, as psycopg's own `stream` does), and once rolled back the connection
+    runs the next query."""
+    from ratings.recompute.pipeline import stream_chunks
+
+    if connection.vendor != "postgresql":
+        pytest.skip("chunked streams are PostgreSQL's (libpq 17)")
+    club = ClubFactory()
+    taken = 0
+    with pytest.raises(LookupError), transaction.atomic(), connection.cursor() as cursor:
+        sql = "SELECT n FROM generate_series(1, 10000000) AS g(n)"
+        for chunk in stream_chunks(cursor.cursor, sql, [], size=100):
+            taken += len(chunk)
+            if taken >= 250:
+                raise LookupError("the caller fails mid-stream")
+    assert taken == 300
+    assert list(fast_rows(Club.objects.filter(pk=club.pk).values_list("pk"))) == [(club.pk,)]
