@@ -269,11 +269,11 @@ def _event_input(
     # grade (EGF resets only): the same lookups `state.grade_of` makes, hoisted.
     grade_by_rank = GRADES_BY_RANK if system_code in rules.GO_SYSTEMS else {}
     best_by_rank = GRADES_BY_RANK if system_code == "egf" else {}
-    ids = sorted(players, key=int)
     engine_players = []
     seats = []
-    for player_id in ids:
-        member_id = int(player_id)
+    # In the order of their member ids: one int() per player, his id as text kept (the
+    # same object as in the games, which the engine's lookups find at once).
+    for member_id, player_id in sorted(zip(map(int, players), players, strict=True)):
         state = states.get(member_id)
         card = members[member_id] if state is None or state.card is None else state.card
         birth, _fide, member_grade = card
@@ -304,7 +304,7 @@ def _event_input(
             klass=klass,  # type: ignore[arg-type]
             board=tournament.board_size,  # type: ignore[arg-type]
             official=tournament.official,
-            participants=max(len(entries), len(ids), tournament.participants_declared or 0),
+            participants=max(len(entries), len(seats), tournament.participants_declared or 0),
         ),
         players=tuple(engine_players),
         games=tuple(games),
