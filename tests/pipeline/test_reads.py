@@ -10,6 +10,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from clubsite.models import Club
+from ratings.recompute.pipeline import stream_chunks
 from ratings.recompute.reads import any_of, fast_rows, id_array, read_meanwhile
 from tests.factories import ClubFactory
 
@@ -74,8 +75,6 @@ def test_a_query_read_meanwhile_gives_its_rows_after_the_block_even_after_a_stre
 
 
 def _streamed(sql, params, *, size):
-    from ratings.recompute.pipeline import stream_chunks
-
     with connection.cursor() as cursor:
         return [
             row for chunk in stream_chunks(cursor.cursor, sql, params, size=size) for row in chunk
@@ -99,8 +98,6 @@ def test_a_stream_left_before_its_end_is_cancelled_and_the_connection_goes_on():
     """An error in the caller mid-stream: the query is cancelled (which aborts the
     transaction, as psycopg's own `stream` does), and once rolled back the connection
     runs the next query."""
-    from ratings.recompute.pipeline import stream_chunks
-
     if connection.vendor != "postgresql":
         pytest.skip("chunked streams are PostgreSQL's (libpq 17)")
     club = ClubFactory()
