@@ -61,13 +61,13 @@ from ratings.recompute.reads import (
     GameRecord,
     StatesBefore,
     WalkReads,
-    any_of,
     any_unentered_game,
     engine_games,
     fast_rows,
     fide_history,
     published_grades,
     read_professed,
+    replayed_tournaments,
     state_of,
     walk_reads,
 )
@@ -110,9 +110,7 @@ def cone_replay(
     # gone, and each player's stored states along the way.
     by_table, by_member = _stored_rows(rating_list, from_date)
     removed = by_table.keys() - approved
-    tournaments = list(
-        Tournament.objects.filter(any_of("pk", sorted(approved))).order_by("end_date", "pk")
-    )
+    tournaments = replayed_tournaments(approved)
     if any_unentered_game([t.pk for t in tournaments]):
         # A table the change cannot reach through its entries may still hold a game of a
         # player it reaches, whom that table does not enter, and a full replay would rate

@@ -19,6 +19,7 @@ from ratings.recompute.reads import (
     read_members,
     walk_reads,
 )
+from ratings.recompute.replay import replay
 from ratings.recompute.services import rating_list_recompute, rating_list_request_recompute
 from ratings.submissions.services import tournament_approve_and_rate as tournament_approve
 from ratings.submissions.services import tournament_reopen_and_unrate as tournament_reopen
@@ -764,3 +765,30 @@ def test_a_player_of_several_tables_of_one_day_starts_the_next_one_from_the_one_
     assert run.tournaments == 2, "the cone should replay the earlier table and the third"
 
     assert_equals_a_full_replay(rating_list)
+
+
+@pytest.mark.parametrize("system", sorted(SYSTEM_GAMES))
+def test_a_replay_reads_its_tournaments_in_one_query_whatever_the_rules_ask_of_them(
+    system, django_capture_on_commit_callbacks
+):
+    """The replays read only some fields of a tournament (`reads.REPLAY_FIELDS`); a field
+    the rules or the engine's input asked for beyond them would be read by a query of its
+    own, table after table: none is, for the full replay and the cone, in every system."""
+    rng = random.Random(7)
+    _club, _pools, rating_list, made = _world(rng, system, groups=2, tournaments=6)
+    referee = staff_user()
+    first, *later = sorted(made, key=lambda t: (t.end_date, t.pk))
+    for tournament in later:
+        submitted(tournament, rating_list)
+        with django_capture_on_commit_callbacks(execute=True):
+            tournament_approve(tournament=tournament, by=referee)
+    submitted(first, rating_list)
+    with django_capture_on_commit_callbacks(execute=False):  # not rated yet: the cone's
+        tournament_approve(tournament=first, by=referee)
+    one_by_id = 'FROM "tournaments_tournament" WHERE "tournaments_tournament"."id" = '
+    with transaction.atomic(), CaptureQueriesContext(connection) as queries:
+        full = replay(rating_list, dt.date(1900, 1, 1))
+        retroactive = cone_replay(rating_list, first.end_date)
+    assert full.tournaments == len(made)
+    assert retroactive is not None and retroactive.scope  # the cone was drawn and walked
+    assert not [q["sql"] for q in queries if one_by_id in q["sql"]]
