@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import datetime as dt
 import random
+import re
 
 import pytest
 from django.db import connection, transaction
@@ -785,10 +786,12 @@ def test_a_replay_reads_its_tournaments_in_one_query_whatever_the_rules_ask_of_t
     submitted(first, rating_list)
     with django_capture_on_commit_callbacks(execute=False):  # not rated yet: the cone's
         tournament_approve(tournament=first, by=referee)
-    one_by_id = 'FROM "tournaments_tournament" WHERE "tournaments_tournament"."id" = '
+    one_by_id = re.compile(
+        r'FROM "tournaments_tournament" WHERE "tournaments_tournament"\."id" = (\d|%s)'
+    )
     with transaction.atomic(), CaptureQueriesContext(connection) as queries:
         full = replay(rating_list, dt.date(1900, 1, 1))
         retroactive = cone_replay(rating_list, first.end_date)
     assert full.tournaments == len(made)
     assert retroactive is not None and retroactive.scope  # the cone was drawn and walked
-    assert not [q["sql"] for q in queries if one_by_id in q["sql"]]
+    assert not [q["sql"] for q in queries if one_by_id.search(q["sql"])]
