@@ -428,7 +428,7 @@ def replayed_tournaments(ids: Iterable[int]) -> list[Tournament]:
 
 # What a replay reads of a tournament (`replay.rate_tournament`, `rules.event_verdict`, its
 # time control for the EGF's class and UFGO 1.7; the name for an error's message). Any
-# other field would be read with a query of its own, per tournament: a test counts them.
+# other field would be read with a query of its own, per tournament: a test fails then.
 REPLAY_FIELDS = (
     "name", "start_date", "end_date", "board_size", "tournament_class", "official",
     "participants_declared", "basic_time_minutes", "overtime_kind", "overtime_seconds",
