@@ -208,6 +208,12 @@ def cone_replay(
             if early is not None and not as_stored:
                 keys = compared[tournament.pk] = _stored_keys(by_table.get(tournament.pk, {}))
                 early.table([row for member_id, row in rows.items() if member_id not in kept], keys)
+                # Its rows with a stored one are settled now (written, or standing): the
+                # store needs only the new ones. The others go while still in the cache;
+                # a year back, 9,500 rows let go at the end took 40 ms.
+                outcome.rows[first_row:] = [
+                    row for row in rows.values() if row.member_id not in keys
+                ]
             for member_id in entrants:
                 row = rows.get(member_id)
                 if row is None and member_id in differs:

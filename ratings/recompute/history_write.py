@@ -150,11 +150,12 @@ def history_write(
     by table, when the caller has read them in this transaction (the cone has): of every
     table of `tournament_ids` that has rows (of every table from the date, if None);
     neither the rows nor the tables that have some are read again. `standing`: rows of
-    `rows` known to be as stored (a cone's, `ReplayOutcome.standing`), left as they are
-    without being compared.
+    the tables replayed known to be as stored (a cone's, `ReplayOutcome.standing`), left
+    as they are without being compared; they may be left out of `rows`.
     Returns the members whose rows were taken out and how many rows were written
-    (deleted, updated, added). `known_digests`: tables' digests of their rows in `rows`
-    that the caller has made already (a replay makes them as it goes). `unchanged`:
+    (deleted, updated, added). `known_digests`: the digests of the tables replayed with
+    rows, made already (a replay makes them as it goes): of their rows in `rows` and
+    those `standing`. `unchanged`:
     tables replayed whose rows came out as stored (their digest); none of theirs is in
     `rows`, and their stored rows stand. `stored_tables`: the list's tables with stored rows
     from the date (`reads.tables_with_rows`), when the caller has read them in this
@@ -171,12 +172,13 @@ def history_write(
         t_id: known_digests[t_id] if t_id in known_digests else table_digest(table)
         for t_id, table in by_table.items()
     }
+    digests.update(known_digests)  # those of tables whose rows all stand (a cone's)
     compared = sorted(
         t_id for t_id, digest in digests.items() if stored_digests.get(t_id) != digest
     )
     removed, written = _compare_rows(
         rating_list_id,
-        [row for t_id in compared for row in by_table[t_id]],
+        [row for t_id in compared for row in by_table.get(t_id, ())],
         compared,
         stored_keys,
         standing,
@@ -185,7 +187,7 @@ def history_write(
     # The tables whose stored digest no longer holds: compared, or left without rows.
     new_digests = {t_id: digests[t_id] for t_id in compared}
     with connection.cursor() as cursor:
-        replayed = unchanged.union(by_table)
+        replayed = unchanged.union(digests)
         if stored_keys is not None:
             with_rows = stored_keys.keys() if tournament_ids is None else tournament_ids
             stale = sorted(t for t in with_rows if t in stored_keys and t not in replayed)
@@ -243,7 +245,7 @@ def _compare_rows(
     standing: AbstractSet[Key],
 ) -> tuple[set[int], int]:
     """Make the stored rows of these tables equal to `rows`, row by row (see the module),
-    but those `standing`, known to be equal already."""
+    but those `standing`, known to be equal already (in `rows` or not)."""
     if not tournament_ids:
         return set(), 0
     if stored_keys is not None:
@@ -259,6 +261,8 @@ def _compare_rows(
                 queryset.values_list("member_id", "tournament_id", "sequence", "fingerprint")
             )
         }
+    for key in stored.keys() & standing:  # present, as they are
+        del stored[key]
     added: list[tuple] = []
     changed: list[tuple] = []
     # A few thousand rows compared (a cone's): each changed one is sent on the moment it is
