@@ -24,7 +24,7 @@ from clubsite.models import FideRating, Member
 from ratings.models import ListTournament, PublishedEntry, RatingHistory, RatingList, counted_links
 from ratings.recompute import rules
 from ratings.recompute.baseline_starts import baseline_starts
-from ratings.recompute.pipeline import pipeline_mode, stream_chunks
+from ratings.recompute.pipeline import binary_cursor, pipeline_mode, stream_chunks
 from ratings.recompute.state import Card, MemberState, rank_of
 from ratings.systems.model import Game as EngineGame
 from tournaments.models import Game as GameRow
@@ -123,11 +123,11 @@ def _last_rows(
     if not earlier.exists():  # a replay from the list's start
         return {}
     if member_ids is not None and connection.vendor == "postgresql":
-        with connection.cursor() as cursor:
+        with binary_cursor() as cursor:
             # Streamed in small chunks: the server goes on probing while the rows it has
             # sent are taken in here.
             params = [id_array(member_ids), rating_list.pk, day]
-            chunks = stream_chunks(cursor.cursor, _PROBE_LAST_ROWS, params, size=2000)
+            chunks = stream_chunks(cursor, _PROBE_LAST_ROWS, params, size=2000, binary=True)
             return {row[0]: row for rows in chunks for row in rows}
     newest_first = earlier.order_by("member_id", "-date", "-sequence")
     if connection.vendor == "postgresql":
@@ -324,8 +324,8 @@ class WalkReads:
         self._send(sql, params, reading)
 
     def _send(self, sql: str, params: Sequence[Any], reading: str) -> None:
-        cursor = self.driver.cursor()
-        cursor.execute(sql, params)
+        cursor = binary_cursor()  # on `driver`: Django's connection
+        cursor.execute(sql, params, binary=True)
         self._in_flight.append((cursor, reading))
 
 
@@ -522,10 +522,11 @@ def _raw_chunks(queryset: Any) -> Iterator[list[tuple[Any, ...]]]:
         sql, params = queryset.query.sql_with_params()
     except EmptyResultSet:  # an empty `__in`: nothing to read
         return
+    if connection.vendor == "postgresql":
+        with binary_cursor() as cursor:
+            yield from stream_chunks(cursor, sql, params, size=STREAM_CHUNK, binary=True)
+        return
     with connection.cursor() as cursor:
-        if connection.vendor == "postgresql":
-            yield from stream_chunks(cursor.cursor, sql, params, size=STREAM_CHUNK)
-            return
         cursor.execute(sql, params)
         while batch := cursor.fetchmany(50000):
             yield batch

@@ -3,6 +3,9 @@ Python goes on (issue 18)."""
 
 from __future__ import annotations
 
+import datetime as dt
+import json
+
 import pytest
 from django.db import connection, transaction
 from django.test.utils import CaptureQueriesContext
@@ -10,7 +13,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from clubsite.models import Club
-from ratings.recompute.pipeline import stream_chunks
+from ratings.recompute.pipeline import binary_cursor, stream_chunks
 from ratings.recompute.reads import any_of, fast_rows, id_array, read_meanwhile
 from tests.factories import ClubFactory
 
@@ -91,6 +94,33 @@ def test_a_stream_in_chunks_gives_the_rows_a_plain_fetch_gives(size):
         cursor.execute(sql, [5000])
         fetched = cursor.fetchall()
     assert _streamed(sql, [5000], size=size) == [tuple(row) for row in fetched]
+
+
+@pytest.mark.django_db
+def test_a_binary_stream_gives_the_values_a_django_cursor_gives():
+    """What the recompute reads in the binary format (`binary_cursor`): ids, 64-bit
+    fingerprints, ratings, flags, dates, text, JSON (as its text) and nulls come as
+    Django's own cursor gives them, with their parameters bound by the server."""
+    if connection.vendor != "postgresql":
+        pytest.skip("the binary format is PostgreSQL's")
+    sql = (
+        "SELECT n, n * 1000000000000 - 9223372036854775807, n / 3.0::float8, n %% 2 = 0, "
+        "%s::date + n::int, n::text, jsonb_build_object('n', n, 'r', n * 0.1), "
+        "NULLIF(n %% 3, 0)::smallint, NULL::jsonb "
+        "FROM unnest(%s::bigint[]) AS g(n) ORDER BY 1"
+    )
+    params = [dt.date(2020, 2, 28), id_array(range(1, 3001))]
+    with connection.cursor() as cursor:
+        cursor.execute(sql, params)
+        expected = [tuple(row) for row in cursor.fetchall()]
+    with binary_cursor() as cursor:
+        streamed = [
+            row
+            for chunk in stream_chunks(cursor, sql, params, size=700, binary=True)
+            for row in chunk
+        ]
+    assert streamed == expected
+    assert isinstance(streamed[0][6], str) and json.loads(streamed[0][6]) == {"n": 1, "r": 0.1}
 
 
 @pytest.mark.django_db
