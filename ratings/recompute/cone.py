@@ -65,6 +65,7 @@ from ratings.recompute.reads import (
     engine_games,
     fast_rows,
     fide_history,
+    player_ids,
     published_grades,
     read_professed,
     replayed_tournaments,
@@ -179,7 +180,20 @@ def cone_replay(
             if reads.wait_for(entrants, tournament.pk) and early is not None:
                 early.send()  # behind nothing the walk waits for: see `EarlyWrites`
             place = _table_place(tournament)
-            for member_id in entrants:
+            table_games = games.pop(tournament.pk, [])  # let go once rated, while in cache
+            kept: AbstractSet[int] = frozenset()
+            if opponents_only and tournament.pk not in changed:
+                # Its players whose stored rows stand; only the games of the others are
+                # rated again (their opponents there start from their stored states).
+                kept = stored_states.rows_that_stand(
+                    tournament.pk, _not_met(entrants, differs, table_games)
+                )
+                outcome.standing.update((m, tournament.pk) for m in kept)
+                # (None left: a player who differs but did not play there; all rated so.)
+                table_games = _games_of_others(table_games, kept) or table_games
+            engine_table = engine_games(table_games)
+            playing = player_ids(engine_table)
+            for member_id in map(int, playing) if kept else entrants:
                 if member_id not in outcome.states:  # not replayed since he began to differ
                     state = stored_states.just_before(member_id, place)
                     if state is not None:
@@ -189,21 +203,18 @@ def cone_replay(
                 outcome,
                 rating_list,
                 tournament,
-                engine_games(games.get(tournament.pk, [])),
+                engine_table,
                 professed[tournament.pk],
                 members,
                 fide_history=fide_dated,
+                kept=frozenset(kept),
+                players=playing,
+                partial=bool(kept),
             )
             replayed.append(tournament.pk)
             # Its rows all as stored (the same digest): so is each of them, unread.
             digest = outcome.table_digests.get(tournament.pk)
             as_stored = digest is not None and digest == stored_digests.get(tournament.pk)
-            kept: AbstractSet[int] = set()
-            if opponents_only and not as_stored and tournament.pk not in changed:
-                kept = stored_states.rows_that_stand(
-                    tournament.pk, _not_met(entrants, differs, games.get(tournament.pk, []))
-                )
-                outcome.standing.update((m, tournament.pk) for m in kept)
             rows = {row.member_id: row for row in outcome.rows[first_row:]}
             if early is not None and not as_stored:
                 keys = compared[tournament.pk] = _stored_keys(by_table.get(tournament.pk, {}))
@@ -273,6 +284,14 @@ def _not_met(
         if black in met_ids:
             reached.add(int(white))
     return entrants - reached
+
+
+def _games_of_others(games: list[GameRecord], kept: AbstractSet[int]) -> list[GameRecord]:
+    """The games of a table that a player not `kept` plays, in their order."""
+    if not kept:
+        return games
+    kept_ids = {str(m) for m in kept}  # as the games give them
+    return [game for game in games if game[2] not in kept_ids or game[3] not in kept_ids]
 
 
 class _AskAhead:

@@ -45,6 +45,7 @@ from ratings.recompute.bulk import (
 from ratings.recompute.reads import (
     fast_rows,
     id_array,
+    id_chunks,
     stored_table_digests,
     tables_with_rows,
     with_ids,
@@ -144,6 +145,7 @@ def history_write(
     known_digests: dict[int, int] | None = None,
     unchanged: Iterable[int] = (),
     stored_tables: set[int] | None = None,
+    undigested: Iterable[int] = (),
 ) -> tuple[set[int], int]:
     """Make the list's stored rows from `from_date` on (of `tournament_ids` only, unless
     None) equal to `rows`, which must all fall there. `stored_keys`: the stored rows' keys
@@ -159,11 +161,19 @@ def history_write(
     tables replayed whose rows came out as stored (their digest); none of theirs is in
     `rows`, and their stored rows stand. `stored_tables`: the list's tables with stored rows
     from the date (`reads.tables_with_rows`), when the caller has read them in this
-    transaction, under the list's lock (a full replay has, while it rated)."""
+    transaction, under the list's lock (a full replay has, while it rated). `undigested`:
+    tables replayed whose rows have no digest as a whole (a cone rated them in part: their
+    other rows are `standing`); compared, and their stored digest cleared."""
     known_digests = known_digests or {}
     unchanged = set(unchanged)
     if connection.vendor != "postgresql":
-        return _replace(rating_list_id, rows, from_date=from_date, tournament_ids=tournament_ids)
+        return _replace(
+            rating_list_id,
+            rows,
+            from_date=from_date,
+            tournament_ids=tournament_ids,
+            standing=standing,
+        )
     by_table: dict[int, list[HistoryRow]] = {}
     for row in rows:
         by_table.setdefault(row.tournament_id, []).append(row)
@@ -173,8 +183,11 @@ def history_write(
         for t_id, table in by_table.items()
     }
     digests.update(known_digests)  # those of tables whose rows all stand (a cone's)
+    digests.update(dict.fromkeys(undigested))  # None: none to compare
     compared = sorted(
-        t_id for t_id, digest in digests.items() if stored_digests.get(t_id) != digest
+        t_id
+        for t_id, digest in digests.items()
+        if digest is None or stored_digests.get(t_id) != digest
     )
     removed, written = _compare_rows(
         rating_list_id,
@@ -389,16 +402,27 @@ def _replace(
     *,
     from_date: dt.date,
     tournament_ids: list[int] | None,
+    standing: AbstractSet[Key],
 ) -> tuple[set[int], int]:
-    """SQLite (the tests): delete the scope's rows and insert the new ones, a row that was
-    there under its old id (pages link to a row by its id, as PostgreSQL's update keeps it)."""
+    """SQLite (the tests): delete the scope's rows but those `standing` and insert the new
+    ones, a row that was there under its old id (pages link to a row by its id, as
+    PostgreSQL's update keeps it)."""
     stale = RatingHistory.objects.filter(rating_list_id=rating_list_id, date__gte=from_date)
     if tournament_ids is not None:
         stale = stale.filter(tournament_id__in=tournament_ids)
-    ids = {(m, t): pk for m, t, pk in stale.values_list("member_id", "tournament_id", "id")}
-    written = stale.delete()[0]
+    ids = {
+        (m, t): pk
+        for m, t, pk in stale.values_list("member_id", "tournament_id", "id")
+        if (m, t) not in standing
+    }
+    written = sum(
+        RatingHistory.objects.filter(pk__in=chunk).delete()[0]
+        for chunk in id_chunks(sorted(ids.values()), 500)
+    )
     values = []
     for row in rows:
+        if (row.member_id, row.tournament_id) in standing:
+            continue
         breakdown = resolved_breakdown(row)
         digest = fingerprint(row, breakdown)
         pk = ids.get((row.member_id, row.tournament_id))  # None: a new row, SQLite numbers it

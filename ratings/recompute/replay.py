@@ -125,12 +125,15 @@ def rate_tournament(
     fide_history: dict[int, list[tuple[dt.date, int]]],
     kept: frozenset[int] = frozenset(),
     players: set[str] | None = None,
+    partial: bool = False,
 ) -> None:
     """Rate one tournament from `outcome.states` and move them on (except the players
-    `kept` at their baseline standing), or record in `outcome.not_rated` why the list does
-    not rate it. `games` are as `load_games` gives them; `entries` are the table's
-    participants as `read_professed` gives them; `players`, if known already, the ids of
-    those who played (`player_ids(games)`)."""
+    `kept` as they stand: at their baseline standing, or with their stored rows), or record
+    in `outcome.not_rated` why the list does not rate it. `games` are as `load_games` gives
+    them; `entries` are the table's participants as `read_professed` gives them; `players`,
+    if known already, the ids of those who played (`player_ids(games)`). `partial`: some of
+    its games only, those of the players not kept (a cone's, where a player's row hangs on
+    his own games alone): its rows are not all there to digest (`outcome.undigested`)."""
     system_code = rating_list.system
     states = outcome.states
     verdict = rules.event_verdict(system_code, tournament)
@@ -168,7 +171,9 @@ def rate_tournament(
         verdict,
         kept=kept,
     )
-    if len(outcome.rows) > first_row:
+    if partial:
+        outcome.undigested.add(tournament.pk)
+    elif len(outcome.rows) > first_row:
         # Digested now, while its rows and the engine's answer are still in the cache.
         digest = table_digest(outcome.rows[first_row:])
         stored = outcome.stored_digests

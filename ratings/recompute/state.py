@@ -109,6 +109,10 @@ class ReplayOutcome:
     # it is `unchanged`, and its stored rows stand.
     stored_digests: dict[int, int | None] | None = None
     unchanged: set[int] = field(default_factory=set)
+    # Tables a cone rated only in part (`replay.rate_tournament`'s `partial`): no digest
+    # of all their rows; the store clears the stored one, and the next full recompute
+    # compares their rows one by one.
+    undigested: set[int] = field(default_factory=set)
     # A cone replay (ratings/recompute/cone.py) rewrites only these tournaments' rows from
     # the date (None: every row from the date).
     scope: list[int] | None = None

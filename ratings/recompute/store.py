@@ -56,6 +56,7 @@ def outcome_store(
         known_digests=outcome.table_digests,
         unchanged=outcome.unchanged,
         stored_tables=outcome.stored_tables,
+        undigested=outcome.undigested,
     )
     written += outcome.written_early
     affected |= outcome.touched | outcome.restarted

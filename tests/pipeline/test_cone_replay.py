@@ -470,8 +470,11 @@ def test_an_egf_cone_lets_the_rows_of_players_who_met_no_change_stand(
 ):
     """egf.md §3 and §6: a player's row hangs only on his own start and his opponents'.
     At a table the cone replays, the row of a player who neither differs nor played one
-    who does is the stored one: the cone tells the store so, which leaves it as it is
-    without comparing it. The list still equals a full replay."""
+    who does is the stored one: the cone rates only the games of the others (their
+    opponents there start from their stored states), and tells the store that the rows
+    of the first stand, which leaves them as they are without comparing them. Such a
+    table has no digest of all its rows: the store clears it, and a full recompute
+    compares its rows and digests it again. The list still equals a full replay."""
     capture = django_capture_on_commit_callbacks
     rating_list, in_order, _first, _referee = _rated_in_order(
         seed, capture, groups=1, tournaments=14
@@ -483,9 +486,11 @@ def test_an_egf_cone_lets_the_rows_of_players_who_met_no_change_stand(
     standing = outcome.standing
     assert standing, "no row of the replayed tables was left to stand"
     replayed = {(row.member_id, row.tournament_id): row for row in outcome.rows}
-    assert standing <= replayed.keys() and standing <= stored.keys()
+    assert replayed and standing <= stored.keys() and not standing & replayed.keys()
     assert all(t != changed.pk for _m, t in standing)  # the changed table's are all compared
-    assert len(standing) < len(replayed)
+    in_part = outcome.undigested
+    assert in_part == {t for _m, t in standing} and changed.pk not in in_part
+    assert outcome.games == _games_of_the_others(outcome.scope, standing)
     monkeypatch.setattr(history_write, "fingerprint", _counted(history_write.fingerprint))
     with capture(execute=True):
         rating_list_request_recompute(
@@ -497,9 +502,13 @@ def test_an_egf_cone_lets_the_rows_of_players_who_met_no_change_stand(
     run = RecomputeRun.objects.filter(rating_list=rating_list).latest("pk")
     assert run.tournaments == len(outcome.scope)
     if connection.vendor == "postgresql":  # SQLite's store rewrites the scope's rows whole
-        # It digested every row the run replayed but those standing.
-        assert history_write.fingerprint.calls == len(replayed) - len(standing)
+        # It digested every row the run rated again, none of those standing.
+        assert history_write.fingerprint.calls == len(replayed)
+    links = ListTournament.objects.filter(rating_list=rating_list)
+    assert not links.filter(tournament__in=in_part).exclude(history_digest=None).exists()
     assert_equals_a_full_replay(rating_list)
+    if connection.vendor == "postgresql":  # SQLite's store keeps no digests
+        assert not links.filter(history_digest=None).exists()  # digested again
 
 
 def test_a_recomputes_cone_writes_the_changed_rows_of_each_table_as_it_goes(
@@ -531,6 +540,20 @@ def test_a_recomputes_cone_writes_the_changed_rows_of_each_table_as_it_goes(
             rating_list=rating_list, from_date=changed.end_date, trigger="test"
         )
     assert_equals_a_full_replay(rating_list)
+
+
+def _games_of_the_others(tournament_ids, standing):
+    """How many games of these tables a player not `standing` there plays (all of a
+    table's, where every game is between two who stand)."""
+    count = 0
+    for t_id in tournament_ids:
+        games = Game.objects.filter(tournament_id=t_id, kind="played")
+        pairs = list(games.values_list("white_id", "black_id"))
+        others = [
+            (w, b) for w, b in pairs if (w, t_id) not in standing or (b, t_id) not in standing
+        ]
+        count += len(others) or len(pairs)
+    return count
 
 
 def _counted(function):
