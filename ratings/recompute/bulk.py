@@ -13,6 +13,7 @@ from contextlib import nullcontext
 from typing import Any
 
 from django.db import connection
+from psycopg import Cursor
 
 from ratings.recompute.pipeline import pipeline_mode
 
@@ -94,11 +95,13 @@ class RowUpdates:
         fields = {f.column: f for f in model._meta.concrete_fields}
         quote = connection.ops.quote_name
         types = [fields[c].db_type(connection) for c in columns]
+        # A list of numbers goes as an array of one type: a rating may be an int.
+        self._float_columns = [i for i, t in enumerate(types) if t == "double precision"]
         values = [quote(c) for c in columns if c not in key]
         self._sql = (
             f"UPDATE {quote(model._meta.db_table)} t SET "
             f"{', '.join(f'{v} = n.{v}' for v in values)} "
-            f"FROM unnest({', '.join(f'%s::{t}[]' for t in types)}) "
+            f"FROM unnest({', '.join(f'%b::{t}[]' for t in types)}) "
             f"AS n({', '.join(quote(c) for c in columns)}) "
             f"WHERE {' AND '.join(f't.{quote(k)} = n.{quote(k)}' for k in key)}"
         )
@@ -109,7 +112,10 @@ class RowUpdates:
 
     def __enter__(self) -> RowUpdates:
         self._pipeline = pipeline_mode() if self._driver is None else nullcontext(self._driver)
-        self._cursor = self._pipeline.__enter__().cursor()
+        # Bound by the server, in the binary format: numbers and dates go as they are,
+        # where Django's cursor would write each into the statement's text for the server
+        # to parse back (a retroactive insert's 1,300 rows: 24 ms of the server's parsing).
+        self._cursor = Cursor(self._pipeline.__enter__())
         return self
 
     def add(self, row: Sequence[Any]) -> None:
@@ -136,26 +142,11 @@ class RowUpdates:
     def _send(self) -> None:
         """Send a batch of the rows added (at most `BATCH`)."""
         batch, self._batch = self._batch[: self.BATCH], self._batch[self.BATCH :]
-        self._cursor.execute(self._sql, [_array(column) for column in zip(*batch, strict=True)])
+        columns = [list(column) for column in zip(*batch, strict=True)]
+        for i in self._float_columns:
+            columns[i] = [v if v is None else float(v) for v in columns[i]]
+        self._cursor.execute(self._sql, columns)
         self.count += len(batch)
-
-
-def _array(values: Iterable[Any]) -> str:
-    """PostgreSQL's text of an array of these values (text, JSON text, numbers, dates)."""
-    return "{" + ",".join(map(_element, values)) + "}"
-
-
-def _element(value: Any) -> str:
-    if value is None:
-        return "NULL"
-    kind = type(value)
-    if kind is str:
-        return '"' + value.replace("\\", "\\\\").replace('"', '\\"') + '"'
-    if kind is bool:
-        return "t" if value else "f"
-    if kind is float or kind is int:
-        return repr(value)
-    return str(value)  # a date: its ISO text
 
 
 def copy_to_temporary(
