@@ -62,6 +62,7 @@ from ratings.recompute.history_write import EarlyWrites
 from ratings.recompute.reads import (
     STATE_COLUMNS,
     GameRecord,
+    ReplayedTournament,
     StatesBefore,
     WalkReads,
     any_unentered_game,
@@ -78,7 +79,6 @@ from ratings.recompute.reads import (
 from ratings.recompute.replay import rate_tournament, restarts_baseline
 from ratings.recompute.rules import GO_SYSTEMS, OPPONENTS_ONLY_SYSTEMS
 from ratings.recompute.state import Card, HistoryRow, MemberState, ReplayOutcome, rank_of
-from tournaments.models import Tournament
 
 
 def cone_replay(
@@ -91,7 +91,8 @@ def cone_replay(
     (`history_write.EarlyWrites`); the store then leaves them (`ReplayOutcome.standing`)."""
     if published_grades(rating_list):
         return None  # published grades reach players between tournaments: not modelled here
-    if restarts_baseline(baseline_date(rating_list), from_date):
+    baseline_day = baseline_date(rating_list)
+    if restarts_baseline(baseline_day, from_date):
         # A baseline on or after the date (new, replaced, or its tables changed) moves the
         # start of every member it names, and its own tables leave them as they are: the
         # full replay restarts them (replay.before_baseline); no cone of tables covers it.
@@ -137,7 +138,7 @@ def cone_replay(
     # learns that it will replay a table where they first play. Which tables are
     # replayed is found as the walk goes.
     reach = set(differs)
-    candidates: list[Tournament] = []
+    candidates: list[ReplayedTournament] = []
     for tournament in tournaments:
         entrants = players[tournament.pk]
         if tournament.pk in changed or not entrants.isdisjoint(reach):
@@ -150,7 +151,9 @@ def cone_replay(
     received: dict[int, tuple[Any, ...]] = {}  # their last rows before the date, as asked
     games: dict[int, list[GameRecord]] = {}  # the games of the tables replayed, as asked
     members: dict[int, Card] = {}  # the cards of their players, as asked
-    before = StatesBefore(rating_list, from_date, member_ids, last_rows=received)
+    before = StatesBefore(
+        rating_list, from_date, member_ids, last_rows=received, baseline=baseline_day is not None
+    )
     stored_states = _StoredStates(before, by_member, by_table)
     outcome = ReplayOutcome(from_date=from_date)
     replayed: list[int] = []
@@ -314,7 +317,7 @@ class _AskAhead:
         reads: WalkReads,
         stored: _StoredStates,
         players: dict[int, AbstractSet[int]],
-        candidates: list[Tournament],
+        candidates: list[ReplayedTournament],
     ) -> None:
         self.reads, self.stored, self.players = reads, stored, players
         self.candidates = {t.pk: t for t in candidates}
@@ -442,7 +445,7 @@ class _StoredStates:
 Place = tuple[dt.date, int]
 
 
-def _table_place(tournament: Tournament) -> Place:
+def _table_place(tournament: ReplayedTournament) -> Place:
     return tournament.end_date, tournament.pk
 
 

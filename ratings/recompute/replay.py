@@ -21,6 +21,7 @@ from ratings.recompute.baseline_starts import baseline_date, baseline_member_ids
 from ratings.recompute.history_write import table_digest
 from ratings.recompute.reads import (
     Entries,
+    ReplayedTournament,
     fide_history,
     fide_ratings_on,
     load_games,
@@ -117,7 +118,7 @@ def replay(
 def rate_tournament(
     outcome: ReplayOutcome,
     rating_list: RatingList,
-    tournament: Tournament,
+    tournament: ReplayedTournament,
     games: list[Game],
     entries: Entries,
     members: dict[int, Card],
@@ -209,7 +210,7 @@ def restarts_baseline(start_date: dt.date | None, from_date: dt.date) -> bool:
 
 
 def before_baseline(
-    tournament: Tournament, start_date: dt.date | None, named: frozenset[int]
+    tournament: ReplayedTournament, start_date: dt.date | None, named: frozenset[int]
 ) -> frozenset[int]:
     """The players the tournament leaves as they are: on or before the baseline's date,
     those it names (their row already counts it). They play at their baseline standing."""
@@ -243,7 +244,7 @@ def _apply_publications(
                 state.grade = rank
 
 
-def _in_context(error: BadInput, tournament: Tournament, event: EventInput) -> BadInput:
+def _in_context(error: BadInput, tournament: ReplayedTournament, event: EventInput) -> BadInput:
     """The engine names fields of its input; say which tournament and which member."""
     where = f"{tournament.name} (tournament #{tournament.pk})"
     head = error.field.split(".")[0]
@@ -258,7 +259,7 @@ def _in_context(error: BadInput, tournament: Tournament, event: EventInput) -> B
 
 def _event_input(
     rating_list: RatingList,
-    tournament: Tournament,
+    tournament: ReplayedTournament,
     games: list[Game],
     states: dict[int, MemberState],
     entries: Entries,
@@ -332,7 +333,7 @@ Seat = tuple[int, MemberState | None, int | None, Card]
 def _apply(
     outcome: ReplayOutcome,
     rating_list: RatingList,
-    tournament: Tournament,
+    tournament: ReplayedTournament,
     event_input: EventInput,
     seats: list[Seat],
     output: EventOutput,

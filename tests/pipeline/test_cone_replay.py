@@ -795,9 +795,10 @@ def test_a_player_of_several_tables_of_one_day_starts_the_next_one_from_the_one_
 def test_a_replay_reads_its_tournaments_in_one_query_whatever_the_rules_ask_of_them(
     system, django_capture_on_commit_callbacks
 ):
-    """The replays read only some fields of a tournament (`reads.REPLAY_FIELDS`); a field
-    the rules or the engine's input asked for beyond them would be read by a query of its
-    own, table after table: none is, for the full replay and the cone, in every system."""
+    """The replays read only some fields of a tournament (`reads.ReplayedTournament`, a
+    tuple: a field the rules or the engine's input asked for beyond them fails at once),
+    in one query: none reads a tournament by its id, table after table, for the full
+    replay and the cone, in every system."""
     rng = random.Random(7)
     _club, _pools, rating_list, made = _world(rng, system, groups=2, tournaments=6)
     referee = staff_user()
