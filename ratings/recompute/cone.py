@@ -195,7 +195,8 @@ def cone_replay(
                     tournament.pk, _not_met(entrants, differs, table_games)
                 )
                 outcome.standing.update((m, tournament.pk) for m in kept)
-                # (None left: a player who differs but did not play there; all rated so.)
+                # No game left (who differs did not play there): all are rated, and the
+                # rows of those kept still stand.
                 table_games = _games_of_others(table_games, kept) or table_games
             engine_table = engine_games(table_games)
             playing = player_ids(engine_table)

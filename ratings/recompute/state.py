@@ -126,7 +126,7 @@ class ReplayOutcome:
     # Rows a cone replay knows to be stored as they are: come out as stored (egf: neither
     # the player nor an opponent of his there differs, cone.py), or compared and rewritten
     # already (`history_write.EarlyWrites`, `written_early` of them). The store leaves them
-    # as they are without comparing them; those compared early are not in `rows`.
+    # as they are without comparing them. None of them is in `rows`.
     standing: set[Key] = field(default_factory=set)
     written_early: int = 0
     # A full replay's read of the list's tables with stored rows from its date (PostgreSQL,
