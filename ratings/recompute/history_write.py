@@ -178,11 +178,9 @@ def history_write(
     for row in rows:
         by_table.setdefault(row.tournament_id, []).append(row)
     stored_digests = stored_table_digests(rating_list_id, from_date, tournament_ids)
-    digests = {
-        t_id: known_digests[t_id] if t_id in known_digests else table_digest(table)
-        for t_id, table in by_table.items()
-    }
-    digests.update(known_digests)  # those of tables whose rows all stand (a cone's)
+    # Those made already, of tables whose rows all stand (a cone's) among them.
+    digests = {t_id: table_digest(t) for t_id, t in by_table.items() if t_id not in known_digests}
+    digests.update(known_digests)
     digests.update(dict.fromkeys(undigested))  # None: none to compare
     compared = sorted(
         t_id
