@@ -25,6 +25,7 @@ VARIED = (
     "DJANGO_ALLOWED_HOSTS",
     "CELERY_BROKER_URL",
     "DATABASE_PARALLEL_WORKERS",
+    "CONN_MAX_AGE",
     # Set by tests/browser/conftest.py for Playwright's live server; the deploy check refuses it.
     "DJANGO_ALLOW_ASYNC_UNSAFE",
 )
@@ -165,3 +166,10 @@ def test_production_turns_on_https_settings() -> None:
         DJANGO_ALLOWED_HOSTS="example.org",
     )
     assert out == "True True True True ['example.org']"
+
+
+def test_a_process_keeps_its_database_connection_for_a_minute_unless_told() -> None:
+    age = "settings.DATABASES['default']['CONN_MAX_AGE']"
+    assert _setting(age, DATABASE_URL=POSTGRES) == "60"
+    assert _setting(age, DATABASE_URL=POSTGRES, CONN_MAX_AGE="0") == "0"
+    assert _setting("settings.DATABASES['default']['CONN_HEALTH_CHECKS']") == "True"
