@@ -89,8 +89,10 @@ DATABASES["default"]["ATOMIC_REQUESTS"] = False
 # per request, Django's default). A new PostgreSQL connection costs a server process and
 # its cold catalog caches: through gunicorn at EGD scale each page took 8-22 ms longer so,
 # and under load (30 users, a full recompute running) p95 was 270 ms against 170 ms so.
-# Checked before reuse (a connection the server dropped is opened again).
-DATABASES["default"]["CONN_MAX_AGE"] = env.int("CONN_MAX_AGE", default=60)
+# Checked before reuse (a connection the server dropped is opened again). Not with debug
+# on: the development server starts a thread per request, whose connections would then
+# wait for the garbage collector (21 were open after 500 requests).
+DATABASES["default"]["CONN_MAX_AGE"] = env.int("CONN_MAX_AGE", default=0 if DEBUG else 60)
 DATABASES["default"]["CONN_HEALTH_CHECKS"] = True
 # PostgreSQL's parallel workers per query; a negative value leaves the server's setting. 0 by
 # default: starting two workers took 6 ms on a small machine, more than the pages' queries

@@ -172,4 +172,7 @@ def test_a_process_keeps_its_database_connection_for_a_minute_unless_told() -> N
     age = "settings.DATABASES['default']['CONN_MAX_AGE']"
     assert _setting(age, DATABASE_URL=POSTGRES) == "60"
     assert _setting(age, DATABASE_URL=POSTGRES, CONN_MAX_AGE="0") == "0"
+    # the development server (debug on) starts a thread per request: one connection each
+    assert _setting(age, DATABASE_URL=POSTGRES, DJANGO_DEBUG="1") == "0"
+    assert _setting(age, DATABASE_URL=POSTGRES, DJANGO_DEBUG="1", CONN_MAX_AGE="30") == "30"
     assert _setting("settings.DATABASES['default']['CONN_HEALTH_CHECKS']") == "True"
