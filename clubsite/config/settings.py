@@ -86,9 +86,9 @@ DATABASES = {
 }
 DATABASES["default"]["ATOMIC_REQUESTS"] = False
 # A web worker keeps its database connection between requests (seconds; 0: one connection
-# per request, Django's default). A new PostgreSQL connection costs a server process and
-# its cold catalog caches: through gunicorn at EGD scale each page took 8-22 ms longer so,
-# and under load (30 users, a full recompute running) p95 was 270 ms against 170 ms so.
+# per request, Django's default). A new PostgreSQL connection starts a server process:
+# through gunicorn at EGD scale each page took 8-22 ms longer so, and under load (30 users,
+# a full recompute running) p95 was 270 ms against 170 ms.
 # Checked before reuse (a connection the server dropped is opened again). Not with debug
 # on: the development server starts a thread per request, whose connections would then
 # wait for the garbage collector (21 were open after 500 requests).
