@@ -34,9 +34,9 @@ cleanup() {
 trap cleanup EXIT
 for _ in $(seq 1 60); do curl -sf -o /dev/null "${host}/" && break; sleep 1; done
 
-phase() {  # name: run Locust headless for the time given, print its aggregated line
+phase() {  # name [seconds]: run Locust headless that long, print its aggregated line
   LOADTEST_LIST="$list" locust -f scripts/locustfile.py --headless --host "$host" \
-    --users "$users" --spawn-rate "$users" --run-time "${seconds}s" --only-summary \
+    --users "$users" --spawn-rate "$users" --run-time "${2:-$seconds}s" --only-summary \
     --csv "${out}/$1" >"${out}/$1.log" 2>&1 || true
   python3 - "$1" "${out}/$1_stats.csv" <<'PY'
 import csv, sys
@@ -50,6 +50,10 @@ PY
 }
 
 echo "load test: ${users} users, ${seconds} s per phase, gunicorn 4 workers, list ${list}"
+# Fresh workers load templates, code and connections on their first requests (up to 430 ms
+# each in the first second, seen in Locust's history): a short phase first, not counted,
+# so that the phases compare a site in its steady state.
+phase warm-up 10
 phase quiet
 # Full recomputes back to back for the whole second phase (one takes less than a phase),
 # so that every request of it meets one running.
