@@ -147,18 +147,3 @@ class RowUpdates:
             columns[i] = [v if v is None else float(v) for v in columns[i]]
         self._cursor.execute(self._sql, columns)
         self.count += len(batch)
-
-
-def copy_to_temporary(
-    cursor: Any, name: str, table: str, names: Sequence[str], rows: Iterable[Sequence[Any]]
-) -> None:
-    """PostgreSQL: a temporary table `name` (dropped at COMMIT) shaped like `table`'s
-    columns `names` (quoted), filled with `rows` by COPY."""
-    cursor.execute(f"DROP TABLE IF EXISTS {name}")
-    cursor.execute(
-        f"CREATE TEMPORARY TABLE {name} ON COMMIT DROP AS "
-        f"SELECT {', '.join(names)} FROM {table} WITH NO DATA"
-    )
-    with cursor.cursor.copy(f"COPY {name} ({', '.join(names)}) FROM STDIN") as copy:
-        for row in rows:
-            copy.write_row(row)

@@ -154,17 +154,8 @@ def _egf_list(seed: int, slug: str, days: list[dt.date]):
     return rating_list, tournaments
 
 
-@pytest.fixture(params=["sent as found", "copied at once"])
-def compare_path(request, monkeypatch):
-    """The rows a recompute compares one by one: its changed ones sent to the server as they
-    are found (a few thousand, `bulk.RowUpdates`), or copied in at once (more)."""
-    limit = 20000 if request.param == "sent as found" else 0
-    monkeypatch.setattr(history_write, "PIPELINED_COMPARE", limit)
-    return request.param
-
-
 @pytest.mark.django_db
-def test_a_row_changed_elsewhere_is_rewritten_and_unchanged_rows_are_kept(compare_path):
+def test_a_row_changed_elsewhere_is_rewritten_and_unchanged_rows_are_kept():
     rating_list, _tables = _egf_list(4, "fp", [dt.date(2023, 3, 5), dt.date(2023, 6, 4)])
     stored = every_column(rating_list)
     assert stored[0], "the history is empty"
@@ -191,7 +182,7 @@ def test_a_row_changed_elsewhere_is_rewritten_and_unchanged_rows_are_kept(compar
 
 
 @pytest.mark.django_db
-def test_a_table_whose_rows_change_gets_a_new_digest_and_a_table_taken_out_loses_it(compare_path):
+def test_a_table_whose_rows_change_gets_a_new_digest_and_a_table_taken_out_loses_it():
     days = [dt.date(2023, 3, 5), dt.date(2023, 6, 4), dt.date(2023, 9, 3)]
     rating_list, tournaments = _egf_list(6, "fp-tables", days)
     links = ListTournament.objects.filter(rating_list=rating_list)
@@ -298,7 +289,7 @@ def test_rows_edited_or_deleted_in_the_admin_come_back_at_the_next_full_recomput
 
 
 @pytest.mark.django_db
-def test_a_row_written_anew_keeps_its_id(compare_path):
+def test_a_row_written_anew_keeps_its_id():
     """Pages link to a history row by its id (its breakdown's page): a row the recompute
     writes again, its values changed, is the same row under the same id."""
     days = [dt.date(2023, 3, 5), dt.date(2023, 6, 4), dt.date(2023, 9, 3)]
