@@ -135,8 +135,8 @@ class Command(BaseCommand):
         ListTournament.objects.filter(rating_list=rating_list).update(history_digest=None)
         if connection.vendor == "postgresql" and not connection.in_atomic_block:
             # A change of rules meets a settled table: without this, the recompute would
-            # also pay for the dead rows the clearing left (47-51 s instead of 34 s at EGD
-            # scale). VACUUM cannot run inside a transaction (the tests' own).
+            # also pay for the dead rows the clearing left (at EGD scale, a third more
+            # time). VACUUM cannot run inside a transaction (the tests' own).
             with connection.cursor() as cursor:
                 cursor.execute("VACUUM ANALYZE ratings_ratinghistory")
         started = time.perf_counter()
