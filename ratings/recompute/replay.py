@@ -378,8 +378,9 @@ def _apply(
             rules.start_rating(system, rating_in, player_in.rating, player_in.grade),
         ):
             # UFGO 1.7: too short for his IK (a newcomer's: his start); his IK stays, his
-            # games still count for his opponents.
-            before, after, rated = rating_in, rating_in, False
+            # games still count for his opponents. Not rated, so no anomaly of his is shown
+            # either: the engine's recalculation of him is not his result here.
+            before, after, rated, anomalous = rating_in, rating_in, False, False
             change = 0.0 if rating_in is not None else None
             note = rules.KEPT_BY_TIME_CONTROL
         elif anomalous:

@@ -26,7 +26,7 @@ GO_SYSTEMS = frozenset({"egf", "ufgo", "rivne"})
 OPPONENTS_ONLY_SYSTEMS = frozenset({"egf"})
 
 
-EGF_FIRST_COUNTED_DAY = dt.date(1996, 1, 1)  # egf.md §8: events counted from 1996 on
+EGF_FIRST_COUNTED_DAY = dt.date(1996, 1, 1)  # egf.md §8: events that started in 1996 or later
 CLASS_STRENGTH = {"A": 3, "B": 2, "C": 1}
 
 
@@ -124,11 +124,14 @@ def declared_start_used(system: str) -> bool:
 
 
 def _egf_verdict(tournament: Tournament) -> EventVerdict:
-    """egf.md §8: events before 1996 and games under 30 minutes are not rated, and a
-    tournament is rated at no stronger a class than its time control allows (the
-    referee may demote it, never promote it past that)."""
-    if tournament.end_date < EGF_FIRST_COUNTED_DAY:
-        return EventVerdict(False, reason="the EGF counts events from 1 January 1996 on (§8)")
+    """egf.md §8: events that started before 1996 and games under 30 minutes are not
+    rated, and a tournament is rated at no stronger a class than its time control allows
+    (the referee may demote it, never promote it past that)."""
+    # "Not earlier than January 1, 1996" goes by the start: 31.12.1995-1.1.1996 is out.
+    if tournament.start_date < EGF_FIRST_COUNTED_DAY:
+        return EventVerdict(
+            False, reason="the EGF counts events that started on 1 January 1996 or later (§8)"
+        )
     allowed = egf_class_allowed(tournament)
     if allowed is None:
         return EventVerdict(False, reason=suggest_egf_class(tournament).reason)
