@@ -69,6 +69,22 @@ def start_rating(
     return None
 
 
+def grade_not_given(
+    system: str, *, last_professed: int | None, brings_rating: bool, member_grade: int | None
+) -> int | None:
+    """The grade (rank) a player plays at when his results file gives none, by his
+    system's own rule. EGF: the last grade he professed in the list (§8: inactivity and
+    resets go by it). Rivne and UFGO: none once he brings a rating (rivne.md B3 derives the
+    grade index from his rating; ufgo.md B1 reads a grade only as a newcomer's start). A
+    newcomer: his member record's (his start, egf.md §6, D2 of the others). Chess and
+    Reversi have no grades."""
+    if system not in GO_SYSTEMS:
+        return None
+    if system == "egf":
+        return last_professed if last_professed is not None else member_grade
+    return None if brings_rating else member_grade
+
+
 def kept_by_time_control(verdict: EventVerdict, start: float | None) -> bool:
     """UFGO 1.7 (B9): above IK 2100 a player is rated only with 60 minutes; the IK tested is
     the one he brings, for a newcomer his start."""

@@ -14,12 +14,128 @@ import pytest
 from clubsite.models import Member
 from ratings.models import ListTournament, RatingEntry, RatingHistory
 from ratings.recompute.rules import KEPT_BY_TIME_CONTROL, UFGO_ANOMALY
-from tests.factories import RatingListFactory
-from tests.pipeline.spec_files import event_json, run_json
+from ratings.systems import rate_json
+from ratings.systems.grades import Grade
+from tests.factories import MemberFactory, RatingListFactory
+from tests.pipeline.spec_files import event_json, run_json, run_text
 
 pytestmark = pytest.mark.django_db
 
 ADULT = "1980-01-01"
+
+
+# --- 1. Rivne: a grade the table omits is derived from the rating (rivne.md B3) --------
+
+
+def _rivne_first_event(tmp_path):
+    """P enters the list as 5k (start 1600), W as 10k (1100); an even game, a draw."""
+    players = [{"id": "p", "name": "Petrenko P", "grade": "5k"},
+               {"id": "w", "name": "Weak W", "grade": "10k"}]  # fmt: skip
+    run_json(tmp_path, "rivne", event_json(system="rivne", date="2024-03-01", players=players,
+             games=[(1, "p", "w", "draw")], name="first"), name="first")  # fmt: skip
+
+
+def _rivne_oracle(p_grade, *, date, p_id, w_id, w_grade="10k"):
+    """The engine's answer for the second event, from what the list stored after the first:
+    P (White) gives W four stones and loses."""
+    stored = {
+        row.member.import_key: row
+        for row in RatingHistory.objects.select_related("member").filter(date="2024-03-01")
+    }
+    players = [
+        {"id": p_id, "rating": stored["p"].after, "grade": p_grade, "history": stored["p"].history},
+        {"id": w_id, "rating": stored["w"].after, "grade": w_grade, "history": stored["w"].history},
+    ]
+    event = {
+        "system": "rivne",
+        "event": {"id": "second", "date": date},
+        "players": players,
+        "games": [{"round": 1, "white": p_id, "black": w_id, "result": "black", "handicap": 4}],
+    }
+    (result,) = [r for r in rate_json(event)["players"] if r["id"] == p_id]
+    return result["change"]
+
+
+@pytest.mark.parametrize("fmt", ["json-1d", "json-none", "csv"])
+def test_rivne_missing_grade_is_derived_from_the_rating_not_the_member_record(tmp_path, fmt):
+    RatingListFactory(slug="rivne", system="rivne", game="go")
+    _rivne_first_event(tmp_path)
+    # His club records him as 1d; in the Rivne list he never professed it.
+    Member.objects.filter(import_key="p").update(grade="1d")
+    p, w = Member.objects.get(import_key="p"), Member.objects.get(import_key="w")
+    if fmt == "csv":  # a CSV of games has no grade column at all
+        text = f"round,white,black,result,handicap\n1,{p.pk},{w.pk},black,4\n"
+        second = run_text(tmp_path, "rivne", text, "csv", name="second")
+        date, professed, w_grade = second.end_date.isoformat(), None, None  # W's as well
+    else:
+        professed = "1d" if fmt == "json-1d" else None
+        player = {"id": "p", "name": "Petrenko P"}
+        if professed:
+            player["grade"] = professed
+        data = event_json(system="rivne", date="2024-04-01", name="second",
+                          players=[player, {"id": "w", "grade": "10k"}], games=[])  # fmt: skip
+        data["games"] = [{"round": 1, "white": "p", "black": "w", "result": "black", "handicap": 4}]
+        second = run_json(tmp_path, "rivne", data, name="second")
+        date, w_grade = "2024-04-01", "10k"
+    row = RatingHistory.objects.get(tournament=second, member=p)
+    ids = {"date": date, "p_id": str(p.pk), "w_id": str(w.pk), "w_grade": w_grade}
+    as_given = _rivne_oracle(professed, **ids)
+    assert row.change == pytest.approx(as_given, rel=1e-12)
+    entry = RatingEntry.objects.get(member=p)
+    if professed is None:
+        # The record's 1d would give d = 10 (SE 0.5, Kф 0.1): a far smaller loss.
+        with_record = _rivne_oracle("1d", **ids)
+        assert abs(row.change) > 5 * abs(with_record)
+        assert row.grade is None  # he professed none here
+        assert entry.grade == Grade("k", 5)  # the list shows what he last professed in it
+    else:
+        assert row.grade == Grade("d", 1) and entry.grade == Grade("d", 1)
+
+
+def test_rivne_newcomer_without_a_grade_in_the_file_starts_from_his_record(tmp_path):
+    """B4/D2: a newcomer starts from his grade; the file gives none, his record does."""
+    RatingListFactory(slug="rivne", system="rivne", game="go")
+    _rivne_first_event(tmp_path)
+    known = Member.objects.get(import_key="w")
+    newcomer = MemberFactory(grade="2k")
+    text = f"round,white,black,result\n1,{newcomer.pk},{known.pk},white\n"
+    second = run_text(tmp_path, "rivne", text, "csv", name="second")
+    row = RatingHistory.objects.get(tournament=second, member=newcomer)
+    assert row.rating_in is None and row.before == pytest.approx(1900)  # start(2k)
+
+
+@pytest.mark.parametrize("professed", ["2k", None])
+def test_ufgo_known_player_without_a_grade_plays_at_his_ik_alone(tmp_path, professed):
+    """ufgo.md B1: a grade is only a newcomer's start; a known player's record is not
+    what he professed at the table."""
+    RatingListFactory(slug="ufgo", system="ufgo", game="go")
+    players = [{"id": "p", "name": "Petrenko P", "rating": 1500, "grade": "5k"},
+               {"id": "w", "name": "Weak W", "rating": 1400, "grade": "6k"}]  # fmt: skip
+    run_json(tmp_path, "ufgo", event_json(system="ufgo", date="2024-03-01", players=players,
+             games=[(1, "p", "w", "draw")], name="first"), name="first")  # fmt: skip
+    ik = RatingEntry.objects.get(member__import_key="p").rating
+    Member.objects.filter(import_key="p").update(grade="1d")
+    player = {"id": "p", **({"grade": professed} if professed else {})}
+    second = run_json(tmp_path, "ufgo", event_json(system="ufgo", date="2024-04-01", name="second",
+                      players=[player, {"id": "w"}], games=[(1, "w", "p", "white")]), name="second")  # fmt: skip
+    row = RatingHistory.objects.get(tournament=second, member__import_key="p")
+    assert row.grade == (Grade("k", 2) if professed else None)
+    assert row.before == ik and row.rated  # his IK, whatever the grade
+
+
+@pytest.mark.parametrize(("system", "game"), [("orr", "chess"), ("uscf", "reversi")])
+def test_a_go_grade_on_the_member_record_is_no_grade_in_chess_or_reversi(tmp_path, system, game):
+    RatingListFactory(slug="l", system=system, game=game)
+    players = [{"id": k, "name": f"Player {k}", "rating": 1500, "birth_date": ADULT} for k in "pw"]
+    run_json(tmp_path, "l", event_json(system=system, date="2024-03-01", players=players,
+             games=[(1, "p", "w", "draw")], name="first"), name="first")  # fmt: skip
+    Member.objects.filter(import_key="p").update(grade="1d")  # he plays Go as well
+    second = run_json(tmp_path, "l", event_json(system=system, date="2024-04-01", name="second",
+                      players=[{"id": "p"}, {"id": "w"}], games=[(1, "w", "p", "white")]),
+                      name="second")  # fmt: skip
+    row = RatingHistory.objects.get(tournament=second, member__import_key="p")
+    assert row.rated and row.grade is None and row.list_grade is None
+    assert RatingEntry.objects.get(member__import_key="p").grade is None
 
 
 # --- 3. EGF: the 1996 cutoff goes by the start date (egf.md §8) -------------------------
