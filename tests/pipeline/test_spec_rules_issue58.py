@@ -8,6 +8,7 @@ Every test imports hand-made results files with `import_tournament`, approves th
 from __future__ import annotations
 
 import datetime as dt
+import json
 
 import pytest
 
@@ -16,8 +17,9 @@ from ratings.models import ListTournament, RatingEntry, RatingHistory
 from ratings.recompute.rules import KEPT_BY_TIME_CONTROL, UFGO_ANOMALY
 from ratings.systems import rate_json
 from ratings.systems.grades import Grade
-from tests.factories import MemberFactory, RatingListFactory
-from tests.pipeline.spec_files import event_json, run_json, run_text
+from tests.factories import MemberFactory, RatingListFactory, UserFactory
+from tests.pipeline.spec_files import call, event_json, rate, run_json, run_text
+from tournaments.models import Tournament
 
 pytestmark = pytest.mark.django_db
 
@@ -136,6 +138,104 @@ def test_a_go_grade_on_the_member_record_is_no_grade_in_chess_or_reversi(tmp_pat
     row = RatingHistory.objects.get(tournament=second, member__import_key="p")
     assert row.rated and row.grade is None and row.list_grade is None
     assert RatingEntry.objects.get(member__import_key="p").grade is None
+
+
+# --- 2. ORR: a declared count below the players listed (orr.md Part D) ------------------
+
+ORR_RATED = [
+    {"id": k, "name": f"Rated {k}", "rating": r, "birth_date": ADULT}
+    for k, r in (("a", 2400), ("b", 2300), ("c", 2200))
+]
+ORR_NEW = [{"id": f"n{i}", "name": f"Newcomer N{i}", "birth_date": ADULT} for i in range(13)]
+ORR_GAMES = [
+    (1, "a", "n0", "white"),
+    (1, "b", "c", "draw"),
+    (2, "n1", "a", "draw"),
+    (2, "c", "n2", "white"),
+    (3, "b", "n3", "black"),
+    *[(4, f"n{i}", f"n{i + 1}", "white") for i in range(4, 12, 2)],
+    (5, "n12", "n4", "draw"),
+]  # fmt: skip  -- 16 players: 3 rated (i = 3), so Np 16 (n = 4) and Np 9 (n = 3) rate apart
+
+
+def _orr_file(tmp_path, declared, name):
+    event = {"participants": declared} if declared is not None else {}
+    data = event_json(system="orr", date="2024-05-01", players=[*ORR_RATED, *ORR_NEW],
+                      games=ORR_GAMES, name=name, **event)  # fmt: skip
+    path = tmp_path / f"{name}.json"
+    path.write_text(json.dumps(data), encoding="utf-8")
+    return path
+
+
+def _orr_ratings():
+    return dict(RatingEntry.objects.values_list("member__import_key", "rating"))
+
+
+def _orr_engine(np):
+    """The ratings the engine gives with Np as given (the file's ids; zero debuts left out)."""
+    players = [{"id": p["id"], "rating": p.get("rating"), "birth_date": ADULT}
+               for p in [*ORR_RATED, *ORR_NEW]]  # fmt: skip
+    event = event_json(system="orr", date="2024-05-01", players=players, games=ORR_GAMES,
+                       participants=np)  # fmt: skip
+    del event["event"]["name"]
+    return {r["id"]: r["after"] for r in rate_json(event)["players"] if r["rated"]}
+
+
+CONTRADICTION = "declares %d participants but lists 16 players"
+
+
+@pytest.mark.parametrize(
+    ("declared", "contradicts"), [(9, True), (15, True), (16, False), (17, False)]
+)
+def test_orr_declared_count_below_the_listed_is_a_contradiction_and_the_listed_is_sent(
+    tmp_path, client, declared, contradicts
+):
+    RatingListFactory(slug="orr", system="orr", game="chess")
+    assert _orr_engine(9) != _orr_engine(16)  # the count sent can move a rating here
+    preview = "\n".join(call("import_tournament", str(_orr_file(tmp_path, declared, "x")),
+                             "--list", "orr", "--format", "json", "--dry-run"))  # fmt: skip
+    assert (CONTRADICTION % declared in preview) == contradicts
+    printed = call("import_tournament", str(_orr_file(tmp_path, declared, "t")), "--list", "orr",
+                   "--format", "json")  # fmt: skip
+    tournament = Tournament.objects.get(pk=int(printed[-1].split()[1]))
+    client.force_login(UserFactory(username="referee", is_staff=True))
+    review = client.get(f"/referee/{tournament.pk}/").content.decode()
+    assert (CONTRADICTION % declared in review) == contradicts
+    rate(tournament, "orr")
+    # Np as sent: the listed 16 whenever the file declares fewer, else the declared count.
+    assert _orr_ratings() == _orr_engine(max(declared, 16))
+    assert tournament.participants_declared == (17 if declared == 17 else None)
+    page = client.get(tournament.get_absolute_url()).content.decode()
+    assert ("(of 17 participants)" in page) == (declared == 17)
+    assert f"(of {declared} participants)" not in page or declared == 17
+
+
+TRF_16 = "012 Many\n042 2024/05/01\n052 2024/05/01\n062 {declared}\n" + "".join(
+    f"001 {n:>4} m    {'Player' + str(n) + ', A':<33} {'2000' if n <= 3 else '    '} UKR"
+    f"    {14200000 + n:>8} 1980/01/01  {'1.0' if n % 2 else '0.0'} {n:>4}  "
+    f"{n + 1 if n % 2 else n - 1:>4} {'w' if n % 2 else 'b'} {'1' if n % 2 else '0'}\n"
+    for n in range(1, 17)
+)
+
+
+@pytest.mark.parametrize(("declared", "contradicts"), [(6, True), (16, False)])
+def test_orr_trf_record_062_below_the_listed_is_a_contradiction(tmp_path, client, declared,
+                                                               contradicts):  # fmt: skip
+    from tournaments.formats import parse
+
+    RatingListFactory(slug="orr", system="orr", game="chess")
+    text = TRF_16.format(declared=declared)
+    assert len(parse(text.encode(), "trf16").players) == 16
+    path = tmp_path / "many.trf16"
+    path.write_text(text, encoding="utf-8")
+    printed = call("import_tournament", str(path), "--list", "orr", "--format", "trf16")
+    assert any(CONTRADICTION % declared in line for line in printed) == contradicts
+    tournament = Tournament.objects.get(pk=int(printed[-1].split()[1]))
+    client.force_login(UserFactory(username="referee", is_staff=True))
+    review = client.get(f"/referee/{tournament.pk}/").content.decode()
+    assert (CONTRADICTION % declared in review) == contradicts
+    rate(tournament, "orr")
+    assert RatingHistory.objects.filter(tournament=tournament).count() == 16 - 7  # 7 zero debuts
 
 
 # --- 3. EGF: the 1996 cutoff goes by the start date (egf.md §8) -------------------------
