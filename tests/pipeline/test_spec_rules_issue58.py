@@ -205,6 +205,7 @@ def test_orr_declared_count_below_the_listed_is_a_contradiction_and_the_listed_i
     # Np as sent: the listed 16 whenever the file declares fewer, else the declared count.
     assert _orr_ratings() == _orr_engine(max(declared, 16))
     assert tournament.participants_declared == (17 if declared == 17 else None)
+    assert tournament.participants_declared_below_listed == (declared if contradicts else None)
     page = client.get(tournament.get_absolute_url()).content.decode()
     assert ("(of 17 participants)" in page) == (declared == 17)
     assert f"(of {declared} participants)" not in page or declared == 17
