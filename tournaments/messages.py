@@ -118,3 +118,9 @@ IMPORTED_FROM_FILE = gettext_noop(
     "Imported a results file: %(players)d players (%(new)d new), %(games)d games."
 )
 NOT_LINKED = gettext_noop("Not linked to a rating list for rating.")
+# orr.md Part D: a declared count of participants below the players listed, in the preview
+# and at the referee's review.
+PARTICIPANTS_BELOW_LISTED = gettext_noop(
+    "The file declares %(declared)s participants but lists %(listed)s players: the two "
+    "contradict each other, and the %(listed)s players listed are counted."
+)

@@ -88,6 +88,16 @@ class Tournament(models.Model):
             "some of them (JSON event.participants, TRF record 062); ORR's Kt uses it (B.2)."
         ),
     )
+    participants_declared_below_listed = models.PositiveIntegerField(
+        _("number of participants declared below the players listed"),
+        null=True,
+        blank=True,
+        help_text=_(
+            "The number of participants the results file declared when it is below the "
+            "players it lists: a contradiction the referee sees; the listed count is used "
+            "(orr.md Part D)."
+        ),
+    )
     comment = models.TextField(
         _("comment"), blank=True, help_text=_("The results file's comment (EGD CM[…]).")
     )

@@ -192,19 +192,6 @@ def rate_tournament(
         outcome.applied_classes[tournament.pk] = verdict.klass
 
 
-def _grade_when_not_given(
-    system: str, professed: int | None, state: MemberState | None, member_grade: int | None
-) -> int | None:
-    """The grade of a player whose results file gives none: for EGF the last grade he
-    professed in the list (egf.md §8: inactivity and resets go by it), elsewhere, and for
-    a newcomer, his member record's grade."""
-    if professed is not None:
-        return professed
-    if system == "egf" and state is not None and state.grade is not None:
-        return state.grade
-    return member_grade
-
-
 def restarts_baseline(start_date: dt.date | None, from_date: dt.date) -> bool:
     return start_date is not None and from_date <= start_date
 
@@ -289,8 +276,13 @@ def _event_input(
         else:
             card = state.card or members[member_id]
             rating, history, best = state.rating, state.history, best_by_rank.get(state.best_grade)
-        if grade_rank is None:
-            grade_rank = _grade_when_not_given(system_code, None, state, card[_MEMBER_GRADE])
+        if grade_rank is None:  # the table gives none: the system's own rule
+            grade_rank = rules.grade_not_given(
+                system_code,
+                last_professed=state.grade if state is not None else None,
+                brings_rating=rating is not None,
+                member_grade=card[_MEMBER_GRADE],
+            )
         if rating is None and history is None:
             # A newcomer may bring a starting value where the system's spec lets the
             # application give one: the rating his results file declares (UFGO D2, ORR
@@ -378,8 +370,9 @@ def _apply(
             rules.start_rating(system, rating_in, player_in.rating, player_in.grade),
         ):
             # UFGO 1.7: too short for his IK (a newcomer's: his start); his IK stays, his
-            # games still count for his opponents.
-            before, after, rated = rating_in, rating_in, False
+            # games still count for his opponents. Not rated, so no anomaly of his is shown
+            # either: the engine's recalculation of him is not his result here.
+            before, after, rated, anomalous = rating_in, rating_in, False, False
             change = 0.0 if rating_in is not None else None
             note = rules.KEPT_BY_TIME_CONTROL
         elif anomalous:

@@ -26,7 +26,7 @@ GO_SYSTEMS = frozenset({"egf", "ufgo", "rivne"})
 OPPONENTS_ONLY_SYSTEMS = frozenset({"egf"})
 
 
-EGF_FIRST_COUNTED_DAY = dt.date(1996, 1, 1)  # egf.md §8: events counted from 1996 on
+EGF_FIRST_COUNTED_DAY = dt.date(1996, 1, 1)  # egf.md §8: events that started in 1996 or later
 CLASS_STRENGTH = {"A": 3, "B": 2, "C": 1}
 
 
@@ -67,6 +67,22 @@ def start_rating(
     if system == "ufgo":
         return float(ufgo_grades.t1_start(grade)) if grade is not None else 0.0
     return None
+
+
+def grade_not_given(
+    system: str, *, last_professed: int | None, brings_rating: bool, member_grade: int | None
+) -> int | None:
+    """The grade (rank) a player plays at when his results file gives none, by his
+    system's own rule. EGF: the last grade he professed in the list (§8: inactivity and
+    resets go by it). Rivne and UFGO: none once he brings a rating (rivne.md B3 derives the
+    grade index from his rating; ufgo.md B1 reads a grade only as a newcomer's start). A
+    newcomer: his member record's (his start, egf.md §6, D2 of the others). Chess and
+    Reversi have no grades."""
+    if system not in GO_SYSTEMS:
+        return None
+    if system == "egf":
+        return last_professed if last_professed is not None else member_grade
+    return None if brings_rating else member_grade
 
 
 def kept_by_time_control(verdict: EventVerdict, start: float | None) -> bool:
@@ -124,11 +140,14 @@ def declared_start_used(system: str) -> bool:
 
 
 def _egf_verdict(tournament: Tournament) -> EventVerdict:
-    """egf.md §8: events before 1996 and games under 30 minutes are not rated, and a
-    tournament is rated at no stronger a class than its time control allows (the
-    referee may demote it, never promote it past that)."""
-    if tournament.end_date < EGF_FIRST_COUNTED_DAY:
-        return EventVerdict(False, reason="the EGF counts events from 1 January 1996 on (§8)")
+    """egf.md §8: events that started before 1996 and games under 30 minutes are not
+    rated, and a tournament is rated at no stronger a class than its time control allows
+    (the referee may demote it, never promote it past that)."""
+    # "Not earlier than January 1, 1996" goes by the start: 31.12.1995-1.1.1996 is out.
+    if tournament.start_date < EGF_FIRST_COUNTED_DAY:
+        return EventVerdict(
+            False, reason="the EGF counts events that started on 1 January 1996 or later (§8)"
+        )
     allowed = egf_class_allowed(tournament)
     if allowed is None:
         return EventVerdict(False, reason=suggest_egf_class(tournament).reason)

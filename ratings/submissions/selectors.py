@@ -12,6 +12,7 @@ from django.utils.translation import ngettext
 from ratings.models import ListTournament, RatingEntry, RatingList, counted_links
 from tournaments.handicaps import handicap_warnings
 from tournaments.manage_selectors import empty_rounds_warning, time_control_advice
+from tournaments.messages import PARTICIPANTS_BELOW_LISTED, render
 from tournaments.models import Game, Tournament
 
 
@@ -69,7 +70,8 @@ class Warning:
 
 def review_warnings(tournament: Tournament) -> list[Warning]:
     """What a referee should look at before approving: unrated games, the class for the
-    time control, players new to each list, rounds left empty, players without games."""
+    time control, players new to each list, a declared count of participants below the
+    players listed, rounds left empty, players without games."""
     warnings: list[Warning] = []
     games = list(Game.objects.filter(tournament=tournament).only("kind", "white_id", "black_id"))
     unrated = [g for g in games if g.kind != Game.Kind.PLAYED]
@@ -132,6 +134,10 @@ def review_warnings(tournament: Tournament) -> list[Warning]:
                     tuple(sorted(new)),
                 )
             )
+    declared = tournament.participants_declared_below_listed
+    if declared is not None and declared < len(participants):  # orr.md Part D
+        values = {"declared": declared, "listed": len(participants)}
+        warnings.append(Warning("warning", render(PARTICIPANTS_BELOW_LISTED, values)))
     empty = empty_rounds_warning(tournament)
     if empty:
         warnings.append(Warning("warning", empty))

@@ -55,6 +55,13 @@ def _declared_participants(details: TournamentDetails, listed: int) -> int | Non
     return declared
 
 
+def declared_below_listed(details: TournamentDetails, listed: int) -> int | None:
+    """The file's count of participants when it is below the players it lists: a
+    contradiction the preview and the referee are shown (orr.md Part D); never sent."""
+    declared = details.participants
+    return declared if declared is not None and declared < listed else None
+
+
 def tournament_from_details(
     details: TournamentDetails,
     game: str,
@@ -83,6 +90,7 @@ def tournament_from_details(
         komi=_decimal(komi) if komi is not None else None,
         rounds=min(rounds, MAX_SMALL),
         participants_declared=_declared_participants(details, listed),
+        participants_declared_below_listed=declared_below_listed(details, listed),
         code=(details.code or "").strip()[:200],
         comment=details.comment,
         adjusted_minutes=_exact_minutes(details.time_control),

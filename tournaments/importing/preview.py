@@ -36,7 +36,7 @@ from tournaments.importing.matching import (
     _with_list_flags,
     with_likely_duplicates,
 )
-from tournaments.messages import said
+from tournaments.messages import PARTICIPANTS_BELOW_LISTED, said
 from tournaments.models import Tournament
 
 
@@ -60,7 +60,11 @@ def results_preview(
         organiser=organiser,
         game=game,
         players=tuple(matches),
-        warnings=(*results.warnings, *_duplicate_warnings(results.details, organiser)),
+        warnings=(
+            *results.warnings,
+            *_participants_warnings(results),
+            *_duplicate_warnings(results.details, organiser),
+        ),
         checks=tuple(_checks(results, target, matches)),
         errors=tuple(
             table_errors(results, target, game, matches)
@@ -78,6 +82,18 @@ def name_and_dates(details: TournamentDetails) -> tuple[str, dt.date, dt.date]:
         start, end = end, start
     fallback = _("Imported results %(date)s") % {"date": end.isoformat()}
     return (details.name or details.code or fallback)[:200], start, end
+
+
+def _participants_warnings(results: ResultsFile) -> list[Problem]:
+    """orr.md Part D: a declared count below the players listed contradicts the table;
+    the listed count is what is counted."""
+    declared, listed = results.details.participants, len(results.players)
+    if declared is None or declared >= listed:
+        return []
+    return [
+        Problem.of(None, None, PARTICIPANTS_BELOW_LISTED, "warning", declared=declared,
+                   listed=listed)
+    ]  # fmt: skip
 
 
 DUPLICATES_NAMED = 3

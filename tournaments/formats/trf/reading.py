@@ -101,7 +101,7 @@ def parse(text: str, filename: str | None = None) -> ResultsFile:
     details = replace(details, rounds=max(rounds, details.rounds))
     _check_counts(header, rows, log)
     declared = _declared_participants(_header_value(header, "062")[1])
-    if declared is not None and declared > len(rows):
+    if declared is not None and declared != len(rows):  # the same count says nothing more
         details = replace(details, participants=declared)
     return ResultsFile(
         details=details,
@@ -436,14 +436,18 @@ def _check_unique(rows: list[Row], log: ProblemLog) -> None:
 
 
 def _declared_participants(text: str) -> int | None:
-    """Record 062, the tournament's number of players (orr.md B.2's Np), when a number;
-    kept only when more than the file lists (players the file leaves out still count)."""
+    """Record 062, the tournament's number of players (orr.md B.2's Np), when a number.
+    More than the file lists: players it leaves out still count; fewer: a contradiction
+    the preview shows (orr.md Part D)."""
     return int(text) if text.isdigit() and 0 < int(text) < 1_000_000 else None
 
 
 def _check_counts(header: dict[str, tuple[int, str]], rows: list[Row], log: ProblemLog) -> None:
     line, stated = _header_value(header, "062")
-    if stated and stated != str(len(rows)):
+    declared = _declared_participants(stated)
+    # A usable count below the listed players is the preview's contradiction, every format's.
+    below = declared is not None and declared < len(rows)
+    if stated and stated != str(len(rows)) and not below:
         log.warn(
             line,
             gettext_noop("The header says %(stated)s players, but the file lists %(len)s."),
