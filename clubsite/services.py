@@ -39,7 +39,8 @@ def account_update_contact(
         member.save(update_fields=["email", "phone"])
 
 
-IDENTITY_FIELDS = ("fide_id", "egd_pin", "fide_title", "federation", "birth_year", "grade", "club")
+IDENTITY_FIELDS = ("family_name", "given_name", "native_name", "fide_id", "egd_pin", "fide_title",
+                   "federation", "birth_year", "grade", "club")  # fmt: skip
 
 
 @transaction.atomic

@@ -9,6 +9,7 @@ from django.db.models import Count, Q, QuerySet
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
+from clubsite.duplicates import likely_duplicate_pairs
 from ratings.models import ListTournament, RatingEntry, RatingList, counted_links
 from tournaments.handicaps import handicap_warnings
 from tournaments.manage_selectors import empty_rounds_warning, time_control_advice
@@ -140,6 +141,12 @@ def review_warnings(tournament: Tournament) -> list[Warning]:
     if idle:
         warnings.append(Warning("warning", _("Players without a game:"), tuple(sorted(idle))))
     warnings += [Warning("warning", text) for text in handicap_warnings(tournament)]
+    twice = [
+        f"{one.full_name} (#{one.pk}) – {other.member.full_name} (#{other.member.pk}): {other.text}"
+        for one, other in likely_duplicate_pairs(p.member for p in participants)
+    ]
+    if twice:
+        warnings.append(Warning("warning", _("Likely one person entered twice:"), tuple(twice)))
     return warnings
 
 

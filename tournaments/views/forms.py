@@ -140,16 +140,23 @@ class MemberCreateForm(forms.ModelForm):
 
 
 class MemberIdentityForm(forms.ModelForm):
-    """A member's identity data: saved by his club's admins, proposed by anyone else."""
+    """A member's identity data: saved by his club's admins, proposed by anyone else. His
+    name only his club's admins correct (`names`): a name is not proposed."""
 
     grade = GradeFormField(label=_("Grade"), required=False)
+    NAMES = ("family_name", "given_name", "native_name")
 
     class Meta:
         model = Member
-        fields = ["fide_id", "egd_pin", "fide_title", "federation", "birth_year", "grade", "club"]
+        fields = ["family_name", "given_name", "native_name", "fide_id", "egd_pin",
+                  "fide_title", "federation", "birth_year", "grade", "club"]  # fmt: skip
 
-    def __init__(self, *args: Any, **kwargs: Any) -> None:
+    def __init__(self, *args: Any, names: bool = False, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
+        for name in self.NAMES:
+            # A post without the field (an older form, a script) leaves the name alone.
+            if not names or (self.is_bound and name not in self.data):
+                del self.fields[name]
         self.fields["club"].queryset = Club.objects.order_by("name")
         self.fields["club"].empty_label = _("— no club")
         self.fields["birth_year"].widget.attrs.update(min=1900, max=2100)
@@ -163,6 +170,9 @@ class MemberIdentityForm(forms.ModelForm):
 
     def changes(self) -> dict[str, Any]:
         return {name: self.cleaned_data[name] for name in self.changed_data}
+
+    def renames(self) -> bool:
+        return any(name in self.changed_data for name in self.NAMES)
 
 
 class RoundBoardForm(forms.Form):

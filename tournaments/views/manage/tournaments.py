@@ -155,12 +155,13 @@ def manage_participants(request: HttpRequest, pk: int) -> HttpResponse:
 
 
 def _likely_duplicates(data: dict, tournament: Tournament) -> list[Candidate]:
-    """The members the new one may already be, not yet in this tournament."""
+    """The members the new one may already be, those already in this tournament too
+    (Остап Гнатюк typed beside Ostap Hnatyuk, who plays)."""
     birth = data.get("birth_date")
-    playing = tournament.participants.values_list("member_id", flat=True)
+    playing = set(tournament.participants.values_list("member_id", flat=True))
     return likely_duplicates(
         family_name=data["family_name"], given_name=data.get("given_name") or "",
-        birth_year=birth.year if birth else None, club=data.get("club"), exclude=playing,
+        birth_year=birth.year if birth else None, club=data.get("club"), playing=playing,
     )  # fmt: skip
 
 
