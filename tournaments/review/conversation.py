@@ -44,10 +44,19 @@ def table_snapshot(tournament: Tournament) -> dict[str, Any]:
             "result": g.result,
             "kind": g.kind,
             "handicap": g.handicap,
+            "komi": None if g.komi is None else str(g.komi),
+            "colours_known": g.colours_known,
         }
         for g in tournament.games.select_related("white", "black").order_by("round", "id")
     ]
-    return {"players": players, "games": games}
+    rules = {name: str(getattr(tournament, name) or "") for name in SNAPSHOT_RULES}
+    return {"players": players, "games": games, "rules": rules}
+
+
+# The table's settings a resubmission may change that move its ratings (issue 55).
+SNAPSHOT_RULES = ("handicap_rule", "komi", "start_date", "end_date", "tournament_class",
+                  "basic_time_minutes", "overtime_kind", "overtime_seconds", "overtime_moves",
+                  "board_size")  # fmt: skip
 
 
 # --- the conversation -----------------------------------------------------------------
