@@ -14,6 +14,7 @@ from ratings.models import ListTournament, RatingEntry, RatingList, counted_link
 from tournaments.handicaps import handicap_warnings
 from tournaments.manage_selectors import empty_rounds_warning, time_control_advice
 from tournaments.models import Game, Tournament
+from tournaments.review.pairing_checks import pairing_warnings
 
 
 def refereed_lists(user: AbstractBaseUser) -> QuerySet[RatingList]:
@@ -141,6 +142,7 @@ def review_warnings(tournament: Tournament) -> list[Warning]:
     if idle:
         warnings.append(Warning("warning", _("Players without a game:"), tuple(sorted(idle))))
     warnings += [Warning("warning", text) for text in handicap_warnings(tournament)]
+    warnings += [Warning("warning", text) for text in pairing_warnings(tournament)]
     twice = [
         f"{one.full_name} (#{one.pk}) – {other.member.full_name} (#{other.member.pk}): {other.text}"
         for one, other in likely_duplicate_pairs(p.member for p in participants)

@@ -61,6 +61,11 @@ class TournamentForm(forms.ModelForm):
             self.initial["country"] = first.country if first else ""
         for name in ("basic_time_minutes", "overtime_kind", "overtime_seconds", "overtime_moves"):
             self.fields[name].widget.attrs["data-time-control"] = name
+        self.fields["handicap_rule"].help_text = _(
+            "hN: the stones are the difference of the two grades minus N (at most 9). h9: "
+            "even games whatever the grades; h2: a 5k playing a 1k gets 4 − 2 = 2 stones. "
+            "Empty: even games."
+        )
 
     def clean_country(self) -> str:
         return self.cleaned_data.get("country", "").upper()

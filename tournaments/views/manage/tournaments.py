@@ -23,6 +23,7 @@ from ratings.submissions.services import tournament_reopen_and_unrate
 from tournaments import manage_selectors, manage_services, selectors, services
 from tournaments.handicaps import handicap_warnings
 from tournaments.models import Participant, Tournament
+from tournaments.review.pairing_checks import pairing_warnings
 from tournaments.views.forms import (
     DecisionCommentForm,
     MemberCreateForm,
@@ -220,6 +221,8 @@ def manage_round(request: HttpRequest, pk: int, number: int) -> HttpResponse:
                 )  # fmt: skip
                 saved = tournament.games.filter(round=number).select_related("white", "black")
                 for text in handicap_warnings(tournament, saved):
+                    messages.warning(request, text)
+                for text in pairing_warnings(tournament, round_number=number):
                     messages.warning(request, text)
                 if number < tournament.rounds and "next" in request.POST:
                     return redirect("manage_round", pk=pk, number=number + 1)
