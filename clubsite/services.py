@@ -69,7 +69,8 @@ def member_update_identity(
     return member
 
 
-MAIL_FLAGS = ("mail_submitted", "mail_approved", "mail_rejected", "mail_reopened", "mail_rating")
+MAIL_FLAGS = ("mail_submitted", "mail_approved", "mail_rejected", "mail_reopened", "mail_note",
+              "mail_rating")  # fmt: skip
 
 
 @transaction.atomic

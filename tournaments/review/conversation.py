@@ -103,9 +103,11 @@ def table_note_add(*, tournament: Tournament, by: AbstractBaseUser, text: str) -
         raise ValidationError(_("Write something first."))
     if len(text) > NOTE_MAX:
         raise ValidationError(_("A note is at most %(n)d characters.") % {"n": NOTE_MAX})
-    return TournamentLog.objects.create(
+    log = TournamentLog.objects.create(
         tournament=tournament, action=Action.NOTE, by=by, comment=text
     )
+    event_mail_queue(log=log)  # the other side hears of it (issue 55)
+    return log
 
 
 @transaction.atomic
