@@ -26,9 +26,9 @@ def refereed_lists(user: AbstractBaseUser) -> QuerySet[RatingList]:
 
 
 def _refereed_tournaments(user: AbstractBaseUser) -> QuerySet[Tournament]:
-    qs = Tournament.objects.select_related("organiser", "submitted_by", "decided_by").annotate(
-        players=Count("participants", distinct=True)
-    )
+    qs = Tournament.objects.select_related(
+        "organiser", "host", "submitted_by", "decided_by"
+    ).annotate(players=Count("participants", distinct=True))
     if not user.is_staff:
         ids = ListTournament.objects.filter(rating_list__referees=user).values("tournament_id")
         qs = qs.filter(pk__in=ids)
@@ -58,7 +58,7 @@ def referee_recent(user: AbstractBaseUser, limit: int = 15) -> QuerySet[ListTour
     if not user.is_staff:
         decided = decided.filter(rating_list__referees=user)
     return decided.select_related(
-        "tournament", "tournament__organiser", "rating_list", "decided_by"
+        "tournament", "tournament__organiser", "tournament__host", "rating_list", "decided_by"
     ).order_by("-decided_at", "-id")[:limit]
 
 

@@ -46,13 +46,32 @@ class TournamentForm(forms.ModelForm):
             "name", "organiser", "city", "country", "start_date", "end_date", "game",
             "board_size", "rounds", "basic_time_minutes", "overtime_kind", "overtime_seconds",
             "overtime_moves", "tournament_class", "official", "handicap_rule", "komi",
+            "host", "host_external", "host_name",
         ]  # fmt: skip
         widgets = {"start_date": DATE_INPUT, "end_date": DATE_INPUT}
+
+    # Who held it (issue 55): the entering club, another club he administers (staff: any
+    # club), or an external organiser by name. Crediting a club needs its admins.
+    held_by = forms.ChoiceField(label=_("Organised by"), required=False)
 
     def __init__(self, *args: Any, clubs: QuerySet[Club], **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         self.fields["organiser"].queryset = clubs
         self.fields["organiser"].empty_label = None
+        hosts = clubs
+        if self.instance.host_id:  # kept as it is, though another club's (an import's)
+            hosts = clubs | Club.objects.filter(pk=self.instance.host_id)
+        self.fields["held_by"].choices = [
+            ("", _("the club entering it")),
+            *((str(c.pk), c.name) for c in hosts.distinct().order_by("name")),
+            ("external", _("an external organiser (write its name)")),
+        ]
+        if self.instance.host_external:
+            self.initial["held_by"] = "external"
+        elif self.instance.host_id:
+            self.initial["held_by"] = str(self.instance.host_id)
+        self.fields["host"].queryset = hosts
+        self.fields["host_name"].widget.attrs["maxlength"] = 200
         self.fields["rounds"].widget.attrs.update(min=1, max=30)
         # A real initial value, not a grey placeholder that looks filled in but saves empty.
         self.fields["country"].widget.attrs.update(maxlength=2)
@@ -96,7 +115,22 @@ class TournamentForm(forms.ModelForm):
                     % {"low": MIN_YEAR, "high": MAX_YEAR},
                 )
         follow_the_game(self, data)
+        self._clean_held_by(data)
         return data
+
+    def _clean_held_by(self, data: dict[str, Any]) -> None:
+        held = data.get("held_by") or ""
+        valid = dict(self.fields["held_by"].choices)
+        if held not in valid:
+            self.add_error("held_by", _("Choose who organised it from the list."))
+            return
+        external = held == "external"
+        host = self.fields["host"].queryset.filter(pk=held).first() if held.isdigit() else None
+        data["host"] = None if host == data.get("organiser") else host
+        data["host_external"] = external
+        data["host_name"] = (data.get("host_name") or "").strip() if external else ""
+        if external and not data["host_name"]:
+            self.add_error("host_name", _("Write the external organiser's name."))
 
 
 # Go's own fields and time controls; the form hides them for chess and Reversi.
