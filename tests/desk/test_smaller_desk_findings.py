@@ -63,3 +63,45 @@ def test_a_list_card_counts_what_its_page_shows(world: World, client):
     assert "Here" in page and "Gone0" not in page  # the default view: the one counted
     api = client.get("/api/lists/").json()["lists"]
     assert {row["slug"]: row["players"] for row in api}[egf.slug] == 1
+
+
+# A bad grade (line 4) beside three other errors: an opponent who is not in the table
+# (line 4 too), a result that is not one (line 5), a line without grade and country.
+BROKEN_EGD = (
+    "; CL[A]\n; EV[Cup]\n; DT[2024-05-01,2024-05-01]\n"
+    "1 Alpha Al 99k UA Rivn 1 2+/w 9+/b\n2 Beta Bo 20k UA Rivn 0 1-/b 1+/q\n"
+    "3 Gamma Ga 3x UA Rivn 0 0-\n"
+)
+
+
+def test_a_bad_grade_does_not_hide_the_other_errors():
+    from tournaments.formats import FormatError, parse
+
+    with pytest.raises(FormatError) as caught:
+        parse(BROKEN_EGD.encode(), "egd", "cup.h9")
+    found = sorted((p.line, p.message) for p in caught.value.problems)
+    assert len(found) == 4, found
+    assert [line for line, _ in found] == [4, 4, 5, 6]
+    assert any("no player with place number 9" in str(m) for _, m in found)
+
+
+@pytest.mark.parametrize(
+    ("language", "words"),
+    [
+        ("en", "there is no player with place number 9"),
+        ("uk", "немає гравця з місцем 9"),
+        ("ru", "нет игрока с местом 9"),
+    ],  # fmt: skip
+)
+def test_the_upload_page_lists_every_error_at_once(world: World, language, words):
+    from django.core.files.uploadedfile import SimpleUploadedFile
+
+    form = {"file": SimpleUploadedFile("cup.h9", BROKEN_EGD.encode()),
+            "organiser": world.rivne.pk, "rating_list": "", "fmt": "egd"}  # fmt: skip
+    response = world.client("rivne-admin").post(
+        reverse("manage_import"), form, HTTP_ACCEPT_LANGUAGE=language
+    )
+    assert response.status_code == 200
+    problems = response.context["problems"]
+    assert len(problems) == 4
+    assert words in response.content.decode()
