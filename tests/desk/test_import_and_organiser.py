@@ -94,3 +94,16 @@ def test_a_hand_entered_tournament_offers_his_clubs_and_an_external_organiser(wo
     assert not Tournament.objects.filter(name="Kyiv Cup").exists()
     staff_choices = dict(world.client("staff").get(url).context["form"].fields["held_by"].choices)
     assert str(world.kyiv.pk) in staff_choices
+
+
+@pytest.mark.parametrize(
+    ("language", "words"),
+    [("en", "an external organiser (write its name)"),
+     ("uk", "зовнішній організатор (напишіть назву)"),
+     ("ru", "внешний организатор (напишите название)")],
+)  # fmt: skip
+def test_the_organiser_choice_in_every_language(world: World, language: str, words: str):
+    page = world.client("rivne-admin").get(
+        reverse("manage_tournament_create"), HTTP_ACCEPT_LANGUAGE=language
+    )
+    assert words in page.content.decode()

@@ -121,3 +121,30 @@ def test_another_clubs_admin_cannot_rename_a_member(world: World):
     assert 'name="family_name"' not in kyiv.get(url).content.decode()
     kyiv.post(url, _identity(theirs, family_name="Somebody"))
     assert Member.objects.get(pk=theirs.pk).family_name == "Hnatyuk"
+
+
+@pytest.mark.parametrize(
+    ("language", "here", "twice"),
+    [("en", "already plays in this tournament", "Likely one person entered twice"),
+     ("uk", "уже грає в цьому турнірі", "Імовірно, одну людину внесено двічі"),
+     ("ru", "уже играет в этом турнире", "Вероятно, один человек внесён дважды")],
+)  # fmt: skip
+def test_the_duplicate_warnings_in_every_language(world: World, language, here, twice):
+    ostap = MemberFactory(family_name="Hnatyuk", given_name="Ostap", club=world.rivne, grade="2d")
+    twin = MemberFactory(family_name="Гнатюк", given_name="Остап", club=world.rivne, grade="2d")
+    tournament = TournamentFactory(organiser=world.rivne, status="draft", rounds=1)
+    ParticipantFactory(tournament=tournament, member=ostap)
+    url = reverse("manage_participants", args=[tournament.pk])
+    data = {"action": "create", "family_name": "Гнатюк", "given_name": "Остап",
+            "grade": "2d", "club": world.rivne.pk}  # fmt: skip
+    page = world.client("rivne-admin").post(url, data, HTTP_ACCEPT_LANGUAGE=language)
+    assert here in page.content.decode()
+    ParticipantFactory(tournament=tournament, member=twin)
+    GameFactory(tournament=tournament, round=1, white=ostap, black=twin)
+    tournament.list_links.create(rating_list=world.lists["egf-gor"])
+    tournament.status = "submitted"
+    tournament.save()
+    review = world.client("egf-gor-referee").get(
+        reverse("referee_review", args=[tournament.pk]), HTTP_ACCEPT_LANGUAGE=language
+    )
+    assert twice in review.content.decode()
