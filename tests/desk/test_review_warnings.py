@@ -98,3 +98,21 @@ def test_the_form_explains_the_handicap_rule(world: World, language: str, words:
         url = reverse("manage_tournament_create")
     page = world.client("rivne-admin").get(url, HTTP_ACCEPT_LANGUAGE=language)
     assert words in page.content.decode()
+
+
+def test_the_admin_is_warned_when_he_saves_a_repeated_pairing(world: World):
+    table, (a, b, c, d) = _table(world)
+    table.status = "draft"
+    table.save()
+    GameFactory(tournament=table, round=1, white=a, black=b)
+    boards = {"board-TOTAL_FORMS": "1", "board-INITIAL_FORMS": "0", "board-0-white": a.pk,
+              "board-0-black": b.pk, "board-0-kind": "played", "board-0-result": "black",
+              "board-0-handicap": "0"}  # fmt: skip
+    url = reverse("manage_round", args=[table.pk, 2])
+    page = world.client("rivne-admin").post(url, boards, follow=True).content.decode()
+    assert "are paired in rounds 1, 2." in page
+    # saving round 3 with other pairs does not repeat round 2's warning
+    boards.update({"board-0-white": c.pk, "board-0-black": d.pk})
+    url = reverse("manage_round", args=[table.pk, 3])
+    page = world.client("rivne-admin").post(url, boards, follow=True).content.decode()
+    assert "are paired in rounds" not in page
