@@ -38,7 +38,7 @@ def test_the_note_is_mailed_to_the_referees_in_their_language(
     (message,) = mail.outbox
     assert message.to == ["egf-gor-referee@example.org"]
     assert "Rivne Cup" in message.subject and message.subject.startswith("Нотатка")
-    assert "Board 3 was a jigo" in message.body
+    assert "Board 3 was a jigo & 6.5?" in message.body  # plain text, not HTML-escaped
     assert f"/referee/{approved.pk}/" in message.body
 
 
