@@ -4,7 +4,11 @@ A name is compared by its *skeleton*: Cyrillic transliterated to Latin, accents 
 and the spellings transliterations disagree on folded together (sh/š/sz, ch/č/cz, kh/h/g,
 y/i/j, w/v, doubled letters), so Shevchuk, Ševčuk and Шевчук are one name. Same EGD PIN
 or FIDE ID is the same person whatever the name; a same birth year or club is said
-beside a name match, for the admin to choose.
+beside a name match, for the admin to choose. Digits stay in the skeleton: "Guest 1" and
+"Guest 2" are two people.
+
+This module is the one duplicate check (issue 55): the players page, the import, the
+Identity page and the referee's warnings all ask it.
 """
 
 from __future__ import annotations
@@ -12,7 +16,7 @@ from __future__ import annotations
 import re
 import unicodedata
 from collections import defaultdict
-from collections.abc import Iterable
+from collections.abc import Collection, Iterable
 from dataclasses import dataclass
 
 from django.db.models import Q
@@ -45,10 +49,11 @@ def skeleton(text: str) -> str:
         ch for ch in unicodedata.normalize("NFKD", lowered) if not unicodedata.combining(ch)
     )
     plain = plain.replace("ł", "l").replace("ß", "ss")
-    letters = re.sub(r"[^a-z]", "", plain)
+    letters = re.sub(r"[^a-z0-9]", "", plain)
     for written, folded in FOLDS:
         letters = letters.replace(written, folded)
-    return re.sub(r"(.)\1+", r"\1", letters)
+    # Doubled letters fold; doubled digits are another number ("Guest 11" is not "Guest 1").
+    return re.sub(r"([a-z])\1+", r"\1", letters)
 
 
 def name_keys(family_name: str, given_name: str) -> set[str]:
@@ -70,6 +75,7 @@ def native_keys(native_name: str) -> set[str]:
 class Candidate:
     member: Member
     reasons: tuple[str, ...]
+    playing: bool = False  # already in the table the new one is meant for
 
     @property
     def text(self) -> str:
@@ -80,15 +86,65 @@ def _birth_year(member: Member) -> int | None:
     return member.birth_date.year if member.birth_date else member.birth_year
 
 
-class DuplicateIndex:
-    """Every member by name skeleton, read once (an import asks for many players)."""
+@dataclass(frozen=True)
+class Person:
+    """Who is being checked: a name typed or read from a file, with what else is known."""
 
-    def __init__(self) -> None:
+    family_name: str
+    given_name: str = ""
+    birth_year: int | None = None
+    club_id: int | None = None
+    egd_pin: str = ""
+    fide_id: str = ""
+
+    @classmethod
+    def of(cls, member: Member) -> Person:
+        return cls(member.family_name, member.given_name, _birth_year(member), member.club_id,
+                   member.egd_pin or "", member.fide_id or "")  # fmt: skip
+
+
+def _reasons(person: Person, member: Member, *, named: bool, playing: bool) -> tuple[str, ...]:
+    """Why `member` may be `person` (empty: he is not)."""
+    reasons = []
+    if person.egd_pin and member.egd_pin == person.egd_pin:
+        reasons.append(_("same EGD PIN"))
+    if person.fide_id and member.fide_id == person.fide_id:
+        reasons.append(_("same FIDE ID"))
+    if named:
+        typed = " ".join(f"{person.family_name} {person.given_name}".lower().split())
+        spelled = {
+            " ".join(f"{member.family_name} {member.given_name}".lower().split()),
+            " ".join(f"{member.given_name} {member.family_name}".lower().split()),
+        }
+        reasons.append(_("same name") if typed in spelled else _("same name in another spelling"))
+        if person.birth_year is not None and _birth_year(member) == person.birth_year:
+            reasons.append(_("same birth year"))
+        if person.club_id is not None and member.club_id == person.club_id:
+            reasons.append(_("same club"))
+    if reasons and playing:
+        reasons.append(_("already plays in this tournament"))
+    return tuple(reasons)
+
+
+class DuplicateIndex:
+    """Members by name skeleton, read once (an import asks for many players). Every
+    member, or only `members` (a table's players, checked against each other)."""
+
+    def __init__(self, members: Iterable[Member] | None = None) -> None:
         self.by_key: dict[str, set[int]] = defaultdict(set)
-        rows = Member.objects.values_list("id", "family_name", "given_name", "native_name")
-        for pk, family, given, native in rows.iterator(chunk_size=5000):
+        if members is None:
+            rows = Member.objects.values_list(
+                "id", "family_name", "given_name", "native_name"
+            ).iterator(chunk_size=5000)
+        else:
+            rows = ((m.pk, m.family_name, m.given_name, m.native_name) for m in members)
+        for pk, family, given, native in rows:
             for key in name_keys(family, given) | native_keys(native):
                 self.by_key[key].add(pk)
+
+    def named(self, person: Person) -> set[int]:
+        keys = name_keys(person.family_name, person.given_name)
+        return set().union(*(self.by_key.get(k, set()) for k in keys))
 
     def find(
         self,
@@ -100,37 +156,24 @@ class DuplicateIndex:
         egd_pin: str = "",
         fide_id: str = "",
         exclude: Iterable[int] = (),
+        playing: Collection[int] = (),
     ) -> list[Candidate]:
-        named = set().union(
-            *(self.by_key.get(k, set()) for k in name_keys(family_name, given_name))
-        )
+        """The members this person may be; `playing`: ids of the players of the table he is
+        meant for (they are found too, and said to play there)."""
+        person = Person(family_name, given_name, birth_year, club.pk if club else None,
+                        egd_pin or "", fide_id or "")  # fmt: skip
+        named = self.named(person)
         ids_q = Q(pk__in=named)
         if egd_pin:
             ids_q |= Q(egd_pin=egd_pin)
         if fide_id:
             ids_q |= Q(fide_id=fide_id)
         members = Member.objects.filter(ids_q).exclude(pk__in=list(exclude)).select_related("club")
-        typed = " ".join(f"{family_name} {given_name}".lower().split())
         found = []
         for member in members.order_by("family_name", "given_name", "pk"):
-            reasons = []
-            if egd_pin and member.egd_pin == egd_pin:
-                reasons.append(_("same EGD PIN"))
-            if fide_id and member.fide_id == fide_id:
-                reasons.append(_("same FIDE ID"))
-            if member.pk in named:
-                spelled = {
-                    " ".join(f"{member.family_name} {member.given_name}".lower().split()),
-                    " ".join(f"{member.given_name} {member.family_name}".lower().split()),
-                }
-                reasons.append(
-                    _("same name") if typed in spelled else _("same name in another spelling")
-                )
-                if birth_year is not None and _birth_year(member) == birth_year:
-                    reasons.append(_("same birth year"))
-                if club is not None and member.club_id == club.pk:
-                    reasons.append(_("same club"))
-            found.append(Candidate(member, tuple(reasons)))
+            here = member.pk in playing
+            reasons = _reasons(person, member, named=member.pk in named, playing=here)
+            found.append(Candidate(member, reasons, playing=here))
         return found
 
 
@@ -139,14 +182,34 @@ def likely_duplicates(**person: object) -> list[Candidate]:
     return DuplicateIndex().find(**person)  # type: ignore[arg-type]
 
 
-def duplicate_pairs(members: Iterable[Member]) -> list[tuple[Member, Member]]:
-    """Pairs among these members with one name skeleton (the demo must have none)."""
-    seen: dict[str, Member] = {}
+def likely_duplicate_pairs(members: Iterable[Member]) -> list[tuple[Member, Candidate]]:
+    """Pairs among these members (a table's players) who may be one person: by name in
+    any script, EGD PIN or FIDE ID. Each pair once, the lower id first."""
+    members = list(members)
+    index = DuplicateIndex(members)
+    by_id = {m.pk: m for m in members}
+    by_pin: dict[str, set[int]] = defaultdict(set)
+    by_fide: dict[str, set[int]] = defaultdict(set)
+    for m in members:
+        if m.egd_pin:
+            by_pin[m.egd_pin].add(m.pk)
+        if m.fide_id:
+            by_fide[m.fide_id].add(m.pk)
     pairs = []
-    for member in members:
-        key = f"{skeleton(member.family_name)} {skeleton(member.given_name)}"
-        if key in seen:
-            pairs.append((seen[key], member))
-        else:
-            seen[key] = member
+    for member in sorted(members, key=lambda m: m.pk):
+        person = Person.of(member)
+        named = index.named(person)
+        for native in native_keys(member.native_name):
+            named |= index.by_key.get(native, set())
+        near = named | by_pin.get(person.egd_pin, set()) | by_fide.get(person.fide_id, set())
+        for other_id in sorted(i for i in near if i > member.pk):
+            other = by_id[other_id]
+            reasons = _reasons(person, other, named=other_id in named, playing=False)
+            if reasons:
+                pairs.append((member, Candidate(other, reasons)))
     return pairs
+
+
+def duplicate_pairs(members: Iterable[Member]) -> list[tuple[Member, Member]]:
+    """Pairs among these members who may be one person (the demo must have none)."""
+    return [(member, c.member) for member, c in likely_duplicate_pairs(members)]

@@ -97,5 +97,6 @@ class MailSettingsForm(forms.ModelForm):
             "mail_approved",
             "mail_rejected",
             "mail_reopened",
+            "mail_note",
             "mail_rating",
         ]

@@ -181,6 +181,8 @@ class Profile(models.Model):
     mail_approved = models.BooleanField(_("my club's table is approved"), default=True)
     mail_rejected = models.BooleanField(_("my club's table is rejected"), default=True)
     mail_reopened = models.BooleanField(_("my club's table is reopened"), default=True)
+    # Issue 55: a club's note on a table reaches its lists' referees, a referee's the club.
+    mail_note = models.BooleanField(_("a note in a table's conversation"), default=True)
     # A player asks for these himself: off until he does.
     mail_rating = models.BooleanField(_("my rating changes"), default=False)
 

@@ -39,7 +39,8 @@ def account_update_contact(
         member.save(update_fields=["email", "phone"])
 
 
-IDENTITY_FIELDS = ("fide_id", "egd_pin", "fide_title", "federation", "birth_year", "grade", "club")
+IDENTITY_FIELDS = ("family_name", "given_name", "native_name", "fide_id", "egd_pin", "fide_title",
+                   "federation", "birth_year", "grade", "club")  # fmt: skip
 
 
 @transaction.atomic
@@ -68,7 +69,8 @@ def member_update_identity(
     return member
 
 
-MAIL_FLAGS = ("mail_submitted", "mail_approved", "mail_rejected", "mail_reopened", "mail_rating")
+MAIL_FLAGS = ("mail_submitted", "mail_approved", "mail_rejected", "mail_reopened", "mail_note",
+              "mail_rating")  # fmt: skip
 
 
 @transaction.atomic

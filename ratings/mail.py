@@ -6,7 +6,9 @@ with a `TournamentLog` id after the commit; the task calls `tournament_event_mai
 - submitted: the referees of the table's lists;
 - approved: the organising club's admins, with each list's rating changes, and each
   player who has an account and asked for it, with his own change;
-- rejected (with the referee's comment) and reopened (with the reason): the club's admins.
+- rejected (with the referee's comment) and reopened (with the reason): the club's admins;
+- a note: a club admin's to the referees of the table's lists, anyone else's to the
+  club's admins.
 
 Nobody gets mail about his own step, and each kind can be switched off in "my profile"
 (`clubsite.models.Profile`). The approval mail waits for the lists' recompute: while a
@@ -39,6 +41,7 @@ FLAG = {
     Action.APPROVED: "mail_approved",
     Action.REJECTED: "mail_rejected",
     Action.REOPENED: "mail_reopened",
+    Action.NOTE: "mail_note",
 }
 RATING_FLAG = "mail_rating"
 
@@ -76,7 +79,7 @@ def tournament_event_mail_send(*, log_id: int, wait_for_ratings: bool = True) ->
     if log is None or log.action not in FLAG:
         return 0
     tournament = log.tournament
-    if log.action == Action.SUBMITTED:
+    if log.action == Action.SUBMITTED or _club_note(log):
         recipients = get_user_model().objects.filter(refereed_lists__tournaments=tournament)
     else:
         recipients = tournament.organiser.admins.all()
@@ -101,6 +104,14 @@ def tournament_event_mail_send(*, log_id: int, wait_for_ratings: bool = True) ->
     messages += _player_messages(tournament, summaries, players)
     with get_connection() as connection:
         return connection.send_messages(messages) or 0
+
+
+def _club_note(log: TournamentLog) -> bool:
+    """A note the organising club's admin wrote (not staff): for the referees."""
+    by = log.by
+    if log.action != Action.NOTE or by is None or by.is_staff:
+        return False
+    return log.tournament.organiser.admins.filter(pk=by.pk).exists()
 
 
 def _lists_pending(tournament: Tournament) -> bool:

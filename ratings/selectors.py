@@ -14,6 +14,7 @@ from django.core.cache import cache
 from django.db import connection
 from django.db.models import Count, F, Q, QuerySet, Window
 from django.db.models.functions import Rank
+from django.utils import timezone
 from django.utils.translation import gettext
 
 from clubsite.models import Club, Member
@@ -26,26 +27,28 @@ from tournaments.models import Game, Tournament
 
 
 def rating_list_all() -> list[RatingList]:
-    """Every list, each with `players`: how many are rated in it. Counted once per list
-    version (`list_version_key`, as the filter's choices are): counting 45,000 entries was
-    11 ms of the home page's 31 and of the lists' page's 19 at EGD scale."""
+    """Every list, each with `players`: how many rated players its page shows by default
+    (not those out for inactivity, issue 55), and `players_all`: with them. Counted once
+    per list version and day (`list_version_key`, as the filter's choices are): counting
+    45,000 entries was 11 ms of the home page's 31 and of the lists' page's 19 at EGD scale."""
     lists = list(RatingList.objects.select_related("owner_club"))
-    keys = {rating_list.pk: list_version_key(rating_list, "players") for rating_list in lists}
+    day = timezone.localdate()
+    keys = {rating_list.pk: list_version_key(rating_list, "players", day) for rating_list in lists}
     counts = cache.get_many(keys.values())
     uncounted = [pk for pk, key in keys.items() if key not in counts]
     if uncounted:
-        rated = dict(
+        rated = (
             RatingEntry.objects.filter(rating_list__in=uncounted, rating__isnull=False)
             .order_by()
             .values("rating_list")
-            .annotate(n=Count("*"))
-            .values_list("rating_list", "n")
+            .annotate(n=Count("pk"), active=Count("pk", filter=active_q(day)))
         )
-        fresh = {keys[pk]: rated.get(pk, 0) for pk in uncounted}
+        found = {row["rating_list"]: (row["active"], row["n"]) for row in rated}
+        fresh = {keys[pk]: found.get(pk, (0, 0)) for pk in uncounted}
         cache.set_many(fresh, CHOICES_SECONDS)
         counts.update(fresh)
     for rating_list in lists:
-        rating_list.players = counts[keys[rating_list.pk]]
+        rating_list.players, rating_list.players_all = counts[keys[rating_list.pk]]
     return lists
 
 

@@ -53,6 +53,8 @@ def tournament_create(*, tournament: Tournament, by: AbstractBaseUser) -> Tourna
     """Save an unsaved Tournament built by the form, as a draft."""
     if not administers(by, tournament.organiser):
         raise PermissionDenied(_("You do not administer this club."))
+    if tournament.host is not None and not administers(by, tournament.host):
+        raise PermissionDenied(_("Only its admins credit a club with a tournament."))
     tournament.status = Tournament.Status.DRAFT
     tournament.slug = _unique_slug(tournament.name, tournament)
     tournament.full_clean()
@@ -71,6 +73,9 @@ def tournament_update(
     organiser = changes.get("organiser", current.organiser)
     if organiser != current.organiser and not administers(by, organiser):
         raise PermissionDenied(_("You do not administer this club."))
+    host = changes.get("host", current.host)
+    if host is not None and host != current.host and not administers(by, host):
+        raise PermissionDenied(_("Only its admins credit a club with a tournament."))
     for name, value in changes.items():
         setattr(current, name, value)
     current.full_clean()

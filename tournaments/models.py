@@ -139,6 +139,8 @@ class Tournament(models.Model):
         verbose_name=_("organised by"),
     )
     host_external = models.BooleanField(_("organised by no club here"), default=False)
+    # The external organiser as the admin wrote it (issue 55); shown, never a club here.
+    host_name = models.CharField(_("external organiser"), max_length=200, blank=True)
     status = models.CharField(
         _("status"), max_length=10, choices=Status.choices, default=Status.DRAFT, db_index=True
     )

@@ -9,13 +9,18 @@ from ratings.models import ListTournament, RatingList
 
 @dataclass(frozen=True)
 class RatingStatus:
-    code: str  # rated | not_rated | waiting | recomputing | failed
+    code: str  # rated | not_rated | waiting | recomputing | failed | undecided | refused
     reason: str = ""  # why not rated, or the error (shown to staff only)
 
 
 def tournament_rating_status(link: ListTournament) -> RatingStatus:
-    """The state of one approved tournament in one list."""
+    """The state of one tournament in one list: its referee's decision first (a list rates
+    the table once it approved it, while the others still decide), then the rating."""
     rating_list = link.rating_list
+    if link.decision == ListTournament.Decision.REJECTED:
+        return RatingStatus("refused")
+    if link.decision == ListTournament.Decision.UNDECIDED and link.tournament.status != "approved":
+        return RatingStatus("undecided")
     if link.not_rated_reason:
         return RatingStatus("not_rated", link.not_rated_reason)
     stale = (
@@ -37,7 +42,13 @@ class TournamentRatingStates:
 
     @property
     def all_rated(self) -> bool:
-        return all(status.code in ("rated", "not_rated") for _link, status in self.items)
+        done = ("rated", "not_rated", "refused")
+        return all(status.code in done for _link, status in self.items)
+
+    @property
+    def any_approved(self) -> bool:
+        """Some list approved (and rates) the table while others still decide."""
+        return any(status.code not in ("undecided", "refused") for _link, status in self.items)
 
 
 def tournament_rating_states(links: list[ListTournament]) -> TournamentRatingStates:

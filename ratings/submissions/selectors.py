@@ -5,15 +5,17 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from django.contrib.auth.models import AbstractBaseUser
-from django.db.models import Count, Q, QuerySet
+from django.db.models import Count, F, Q, QuerySet
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
+from clubsite.duplicates import likely_duplicate_pairs
 from ratings.models import ListTournament, RatingEntry, RatingList, counted_links
 from tournaments.handicaps import handicap_warnings
 from tournaments.manage_selectors import empty_rounds_warning, time_control_advice
 from tournaments.messages import PARTICIPANTS_BELOW_LISTED, render
-from tournaments.models import Game, Tournament
+from tournaments.models import Game, Tournament, TournamentLog
+from tournaments.review.pairing_checks import pairing_warnings
 
 
 def refereed_lists(user: AbstractBaseUser) -> QuerySet[RatingList]:
@@ -25,9 +27,9 @@ def refereed_lists(user: AbstractBaseUser) -> QuerySet[RatingList]:
 
 
 def _refereed_tournaments(user: AbstractBaseUser) -> QuerySet[Tournament]:
-    qs = Tournament.objects.select_related("organiser", "submitted_by", "decided_by").annotate(
-        players=Count("participants", distinct=True)
-    )
+    qs = Tournament.objects.select_related(
+        "organiser", "host", "submitted_by", "decided_by"
+    ).annotate(players=Count("participants", distinct=True))
     if not user.is_staff:
         ids = ListTournament.objects.filter(rating_list__referees=user).values("tournament_id")
         qs = qs.filter(pk__in=ids)
@@ -57,8 +59,38 @@ def referee_recent(user: AbstractBaseUser, limit: int = 15) -> QuerySet[ListTour
     if not user.is_staff:
         decided = decided.filter(rating_list__referees=user)
     return decided.select_related(
-        "tournament", "tournament__organiser", "rating_list", "decided_by"
+        "tournament", "tournament__organiser", "tournament__host", "rating_list", "decided_by"
     ).order_by("-decided_at", "-id")[:limit]
+
+
+ANSWERS = (TournamentLog.Action.APPROVED, TournamentLog.Action.REJECTED,
+           TournamentLog.Action.REOPENED, TournamentLog.Action.NOTE)  # fmt: skip
+
+
+def club_notes_unanswered(user: AbstractBaseUser, limit: int = 20) -> list[TournamentLog]:
+    """Notes the organising clubs wrote on the tables of his lists (any state: an approved
+    table too) that no referee has answered since, by a note or a decision; newest first."""
+    tables = _refereed_tournaments(user).values("pk")
+    notes = list(
+        TournamentLog.objects.filter(
+            action=TournamentLog.Action.NOTE, tournament__in=tables,
+            tournament__organiser__admins=F("by"), by__is_staff=False,
+        )
+        .select_related("tournament", "tournament__organiser", "by")
+        .order_by("-at", "-id")[:200]
+    )  # fmt: skip
+    if not notes:
+        return []
+    answered: dict[int, tuple] = {}
+    later = TournamentLog.objects.filter(
+        tournament__in={n.tournament_id for n in notes}, action__in=ANSWERS
+    ).exclude(
+        Q(by__isnull=False, by__is_staff=False, by__administered_clubs=F("tournament__organiser"))
+    )
+    for tournament_id, at, pk in later.values_list("tournament_id", "at", "id"):
+        answered[tournament_id] = max(answered.get(tournament_id, (at, pk)), (at, pk))
+    waiting = [n for n in notes if answered.get(n.tournament_id, (n.at, -1)) < (n.at, n.pk)]
+    return waiting[:limit]
 
 
 @dataclass(frozen=True)
@@ -146,6 +178,13 @@ def review_warnings(tournament: Tournament) -> list[Warning]:
     if idle:
         warnings.append(Warning("warning", _("Players without a game:"), tuple(sorted(idle))))
     warnings += [Warning("warning", text) for text in handicap_warnings(tournament)]
+    warnings += [Warning("warning", text) for text in pairing_warnings(tournament)]
+    twice = [
+        f"{one.full_name} (#{one.pk}) – {other.member.full_name} (#{other.member.pk}): {other.text}"
+        for one, other in likely_duplicate_pairs(p.member for p in participants)
+    ]
+    if twice:
+        warnings.append(Warning("warning", _("Likely one person entered twice:"), tuple(twice)))
     return warnings
 
 

@@ -51,7 +51,8 @@ def test_reject_reply_fix_and_the_referee_sees_the_diff(client, setup):  # noqa:
     diff = review.context["diff"]
     assert diff is not None and not diff.games_added and not diff.games_removed
     (changed,) = diff.results_changed
-    assert changed.round == 1 and changed.before.endswith("+") and changed.after.endswith("+")
+    # issue 55: a game in words, its colours and its winner
+    assert changed.round == 1 and changed.before.endswith(" won") and changed.after.endswith(" won")
     assert changed.before != changed.after
     texts = [m.text for m in review.context["conversation"]]
     assert texts == ["Round 1: Board 2 was a win for Black.", "Fixed board 2, thank you."]

@@ -264,7 +264,8 @@ def _upload(client, setup, text: str, name: str = "cup.h9"):  # noqa: F811, ANN0
 
 def test_import_preview_saves_nothing_until_confirmed(client, setup):  # noqa: F811
     login(client, setup, "admin")
-    known = MemberFactory(family_name="Kovalenko", given_name="Ivan", club=setup.club)
+    # Another club's member: the file's `Rivn` is this club (issue 55), so only the name matches.
+    known = MemberFactory(family_name="Kovalenko", given_name="Ivan", club=setup.other_club)
     before = (Tournament.objects.count(), Member.objects.count())
     response = _upload(client, setup, EGD.format(a="Kovalenko Ivan        "))
     assert response.status_code == 200
@@ -275,7 +276,7 @@ def test_import_preview_saves_nothing_until_confirmed(client, setup):  # noqa: F
     assert [r["match"].status for r in rows] == ["ambiguous", "new", "new"]
     assert (
         rows[0]["chosen"] == ""
-        and (str(known.pk), f"{known.full_name} (#{known.pk}, {setup.club.name})")
+        and (str(known.pk), f"{known.full_name} (#{known.pk}, {setup.other_club.name})")
         in rows[0]["options"]
     )
     # without a choice, nothing is saved and the player is named

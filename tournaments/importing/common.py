@@ -4,6 +4,7 @@ the rating list as its caller describes it (`ListTarget`), problems as text.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable
 from typing import Literal, Protocol
 
@@ -67,12 +68,35 @@ def club_index(clubs: Iterable[Club]) -> dict[str, Club]:
     return index
 
 
-def club_named(index: dict[str, Club], written: str | None) -> Club | None:
-    """The club a file's club column names, if it names one of ours."""
+# EGD writes a club as a short code of its town (`Rivn`, `Lviv`): one word of 3-6 letters.
+CLUB_CODE = re.compile(r"[^\W\d_]{3,6}")
+
+
+def club_code_fits(club: Club, written: str | None) -> bool:
+    """The file's club code starts the club's name or slug (`Rivn`: Rivne Go Club)."""
+    code = (written or "").strip().lower()
+    if not CLUB_CODE.fullmatch(code):
+        return False
+    words = {_norm(club.name).partition(" ")[0], club.slug.partition("-")[0]} - {""}
+    return any(word.startswith(code) for word in words)
+
+
+def club_named(
+    index: dict[str, Club], written: str | None, prefer: Club | None = None
+) -> Club | None:
+    """The club a file's club column names, if it names one of ours: by its name or slug,
+    else by a club code that fits one club only (or `prefer`, the club entering the file,
+    among those it fits)."""
     if not written:
         return None
     text = _norm(written.replace("_", " "))
-    return index.get(text) or index.get(_norm(slugify(text).replace("-", " ")))
+    found = index.get(text) or index.get(_norm(slugify(text).replace("-", " ")))
+    if found is not None:
+        return found
+    fits = {club.pk: club for club in index.values() if club_code_fits(club, written)}
+    if prefer is not None and prefer.pk in fits:
+        return prefer
+    return next(iter(fits.values())) if len(fits) == 1 else None
 
 
 def _format_code(results: ResultsFile, fmt: str | None) -> str | None:

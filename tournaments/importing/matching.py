@@ -26,6 +26,7 @@ from tournaments.importing.common import (
     MatchStatus,
     _keys_identify,
     _norm,
+    club_code_fits,
     club_named,
 )
 
@@ -133,7 +134,11 @@ def _name_matches(member: Member, player: FilePlayer, fmt: str | None) -> bool:
 def _club_matches(member: Member, club: str) -> bool:
     if member.club is None:
         return False
-    return _norm(member.club.name) == _norm(club) or member.club.slug == slugify(club)
+    return (
+        _norm(member.club.name) == _norm(club)
+        or member.club.slug == slugify(club)
+        or club_code_fits(member.club, club)
+    )
 
 
 def _match_one(player: FilePlayer, index: _Index, fmt: str | None) -> PlayerMatch:
@@ -226,7 +231,10 @@ def _with_list_flags(matches: list[PlayerMatch], target: ListTarget | None) -> l
 
 
 def with_likely_duplicates(
-    matches: list[PlayerMatch], fmt: str | None, clubs: dict[str, Club]
+    matches: list[PlayerMatch],
+    fmt: str | None,
+    clubs: dict[str, Club],
+    organiser: Club | None = None,
 ) -> list[PlayerMatch]:
     """A player the file brings as new may be a member under another spelling (Шевчук,
     Shevchuk) or with his PIN: then the admin chooses (issue 14: one person, one member)."""
@@ -245,7 +253,7 @@ def with_likely_duplicates(
             family = _full_name(player, fmt)
         candidates = index.find(
             family_name=family, given_name=given or "", birth_year=player.birth_year,
-            club=club_named(clubs, player.club), egd_pin=player.egd_pin or "",
+            club=club_named(clubs, player.club, organiser), egd_pin=player.egd_pin or "",
             fide_id=player.fide_id or "",
         )  # fmt: skip
         # As in matching by name: another PIN, FIDE ID or country is somebody else.

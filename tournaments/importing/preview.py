@@ -51,7 +51,7 @@ def results_preview(
     code = _format_code(results, fmt)
     index = _Index(results, code)
     matches = _claimed_twice([_match_one(p, index, code) for p in results.players])
-    matches = with_likely_duplicates(matches, code, club_index(Club.objects.all()))
+    matches = with_likely_duplicates(matches, code, club_index(Club.objects.all()), organiser)
     matches = _with_list_flags(matches, target)
     game = _game_for(code, target)
     return ImportPreview(

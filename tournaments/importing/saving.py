@@ -245,7 +245,7 @@ def _create_members(
         country = (player.country or "").upper()
         if not country and player.federation:
             country = FIDE_COUNTRIES.get(player.federation.upper(), "")
-        club = club_named(clubs, player.club)
+        club = club_named(clubs, player.club, tournament.organiser)
         joins = club if club is not None and (own is None or club.pk in own) else None
         member = Member(
             family_name=family[:100],

@@ -44,10 +44,19 @@ def table_snapshot(tournament: Tournament) -> dict[str, Any]:
             "result": g.result,
             "kind": g.kind,
             "handicap": g.handicap,
+            "komi": None if g.komi is None else str(g.komi),
+            "colours_known": g.colours_known,
         }
         for g in tournament.games.select_related("white", "black").order_by("round", "id")
     ]
-    return {"players": players, "games": games}
+    rules = {name: str(getattr(tournament, name) or "") for name in SNAPSHOT_RULES}
+    return {"players": players, "games": games, "rules": rules}
+
+
+# The table's settings a resubmission may change that move its ratings (issue 55).
+SNAPSHOT_RULES = ("handicap_rule", "komi", "start_date", "end_date", "tournament_class",
+                  "basic_time_minutes", "overtime_kind", "overtime_seconds", "overtime_moves",
+                  "board_size")  # fmt: skip
 
 
 # --- the conversation -----------------------------------------------------------------
@@ -94,9 +103,11 @@ def table_note_add(*, tournament: Tournament, by: AbstractBaseUser, text: str) -
         raise ValidationError(_("Write something first."))
     if len(text) > NOTE_MAX:
         raise ValidationError(_("A note is at most %(n)d characters.") % {"n": NOTE_MAX})
-    return TournamentLog.objects.create(
+    log = TournamentLog.objects.create(
         tournament=tournament, action=Action.NOTE, by=by, comment=text
     )
+    event_mail_queue(log=log)  # the other side hears of it (issue 55)
+    return log
 
 
 @transaction.atomic

@@ -24,6 +24,7 @@ MAILED_ACTIONS = {
     TournamentLog.Action.APPROVED,
     TournamentLog.Action.REJECTED,
     TournamentLog.Action.REOPENED,
+    TournamentLog.Action.NOTE,
 }
 
 

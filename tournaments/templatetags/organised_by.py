@@ -24,6 +24,8 @@ def organised_by(tournament: Tournament, club_prefix: str = "") -> SafeString:
     club = tournament.organised_by
     if club:
         held = format_html('<a href="{}{}/">{}</a>', prefix, club.slug, club.name)
+    elif tournament.host_name:
+        held = format_html("{}", tournament.host_name)
     else:
         held = format_html("{}", gettext("external organiser"))
     entered = ""

@@ -46,13 +46,32 @@ class TournamentForm(forms.ModelForm):
             "name", "organiser", "city", "country", "start_date", "end_date", "game",
             "board_size", "rounds", "basic_time_minutes", "overtime_kind", "overtime_seconds",
             "overtime_moves", "tournament_class", "official", "handicap_rule", "komi",
+            "host", "host_external", "host_name",
         ]  # fmt: skip
         widgets = {"start_date": DATE_INPUT, "end_date": DATE_INPUT}
+
+    # Who held it (issue 55): the entering club, another club he administers (staff: any
+    # club), or an external organiser by name. Crediting a club needs its admins.
+    held_by = forms.ChoiceField(label=_("Organised by"), required=False)
 
     def __init__(self, *args: Any, clubs: QuerySet[Club], **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         self.fields["organiser"].queryset = clubs
         self.fields["organiser"].empty_label = None
+        hosts = clubs
+        if self.instance.host_id:  # kept as it is, though another club's (an import's)
+            hosts = clubs | Club.objects.filter(pk=self.instance.host_id)
+        self.fields["held_by"].choices = [
+            ("", _("the club entering it")),
+            *((str(c.pk), c.name) for c in hosts.distinct().order_by("name")),
+            ("external", _("an external organiser (write its name)")),
+        ]
+        if self.instance.host_external:
+            self.initial["held_by"] = "external"
+        elif self.instance.host_id:
+            self.initial["held_by"] = str(self.instance.host_id)
+        self.fields["host"].queryset = hosts
+        self.fields["host_name"].widget.attrs["maxlength"] = 200
         self.fields["rounds"].widget.attrs.update(min=1, max=30)
         # A real initial value, not a grey placeholder that looks filled in but saves empty.
         self.fields["country"].widget.attrs.update(maxlength=2)
@@ -61,6 +80,11 @@ class TournamentForm(forms.ModelForm):
             self.initial["country"] = first.country if first else ""
         for name in ("basic_time_minutes", "overtime_kind", "overtime_seconds", "overtime_moves"):
             self.fields[name].widget.attrs["data-time-control"] = name
+        self.fields["handicap_rule"].help_text = _(
+            "hN: the stones are the difference of the two grades minus N (at most 9). h9: "
+            "even games whatever the grades; h2: a 5k playing a 1k gets 4 − 2 = 2 stones. "
+            "Empty: even games."
+        )
 
     def clean_country(self) -> str:
         return self.cleaned_data.get("country", "").upper()
@@ -91,7 +115,22 @@ class TournamentForm(forms.ModelForm):
                     % {"low": MIN_YEAR, "high": MAX_YEAR},
                 )
         follow_the_game(self, data)
+        self._clean_held_by(data)
         return data
+
+    def _clean_held_by(self, data: dict[str, Any]) -> None:
+        held = data.get("held_by") or ""
+        valid = dict(self.fields["held_by"].choices)
+        if held not in valid:
+            self.add_error("held_by", _("Choose who organised it from the list."))
+            return
+        external = held == "external"
+        host = self.fields["host"].queryset.filter(pk=held).first() if held.isdigit() else None
+        data["host"] = None if host == data.get("organiser") else host
+        data["host_external"] = external
+        data["host_name"] = (data.get("host_name") or "").strip() if external else ""
+        if external and not data["host_name"]:
+            self.add_error("host_name", _("Write the external organiser's name."))
 
 
 # Go's own fields and time controls; the form hides them for chess and Reversi.
@@ -140,16 +179,23 @@ class MemberCreateForm(forms.ModelForm):
 
 
 class MemberIdentityForm(forms.ModelForm):
-    """A member's identity data: saved by his club's admins, proposed by anyone else."""
+    """A member's identity data: saved by his club's admins, proposed by anyone else. His
+    name only his club's admins correct (`names`): a name is not proposed."""
 
     grade = GradeFormField(label=_("Grade"), required=False)
+    NAMES = ("family_name", "given_name", "native_name")
 
     class Meta:
         model = Member
-        fields = ["fide_id", "egd_pin", "fide_title", "federation", "birth_year", "grade", "club"]
+        fields = ["family_name", "given_name", "native_name", "fide_id", "egd_pin",
+                  "fide_title", "federation", "birth_year", "grade", "club"]  # fmt: skip
 
-    def __init__(self, *args: Any, **kwargs: Any) -> None:
+    def __init__(self, *args: Any, names: bool = False, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
+        for name in self.NAMES:
+            # A post without the field (an older form, a script) leaves the name alone.
+            if not names or (self.is_bound and name not in self.data):
+                del self.fields[name]
         self.fields["club"].queryset = Club.objects.order_by("name")
         self.fields["club"].empty_label = _("— no club")
         self.fields["birth_year"].widget.attrs.update(min=1900, max=2100)
@@ -163,6 +209,9 @@ class MemberIdentityForm(forms.ModelForm):
 
     def changes(self) -> dict[str, Any]:
         return {name: self.cleaned_data[name] for name in self.changed_data}
+
+    def renames(self) -> bool:
+        return any(name in self.changed_data for name in self.NAMES)
 
 
 class RoundBoardForm(forms.Form):

@@ -46,6 +46,7 @@ def referee_queue(request: HttpRequest) -> HttpResponse:
             "lists": lists,
             "queue": referee_selectors.referee_queue(request.user),
             "recent": referee_selectors.referee_recent(request.user),
+            "club_notes": referee_selectors.club_notes_unanswered(request.user),
             **NAV,
         },
     )

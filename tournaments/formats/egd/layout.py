@@ -87,7 +87,7 @@ class Row:
     line: int
     place: int
     player: FilePlayer
-    grade: Grade
+    grade: Grade | None  # None: the grade was refused (the rest of the line is still read)
     entries: list[Entry]
     entries_broken: bool = False  # an entry was refused: its round count proves nothing
 

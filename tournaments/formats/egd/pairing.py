@@ -3,6 +3,8 @@ one game, with its colour and handicap (the table's rule when the entry gives no
 
 from __future__ import annotations
 
+from collections import Counter
+from collections.abc import Collection
 from dataclasses import replace
 
 from ratings.systems.grades import Grade
@@ -17,12 +19,21 @@ from tournaments.formats.model import (
 
 
 def pair_entries(
-    rows: list[Row], rule: int, log: ProblemLog
+    rows: list[Row], rule: int, log: ProblemLog, unread: Collection[int] = ()
 ) -> tuple[list[FileGame], list[FileBye]]:
+    """The games and byes the entries make, each checked against its opponent's entry.
+    With errors elsewhere in the file (`unread`: the places of lines not read) the checks
+    still run, so the file's errors are all told at once; what those errors make unknown
+    (an unread opponent, a line whose entries were refused) is not judged."""
     by_place = {row.place: row for row in rows}
     games: list[FileGame] = []
     byes: list[FileBye] = []
+    usual = Counter(len(row.entries) for row in rows).most_common(1)[0][0] if rows else 0
+    # Lines whose entries are an error already (refused, or not one per round): unjudged.
+    unread = {*unread, *(r.place for r in rows if r.entries_broken or len(r.entries) != usual)}
     for row in rows:
+        if row.place in unread:
+            continue
         for index, entry in enumerate(row.entries):
             round_number = index + 1
             if entry.opponent == 0:
@@ -36,7 +47,7 @@ def pair_entries(
                     )
                 )
                 continue
-            game = _pair_one(row, entry, round_number, by_place, rule, log)
+            game = _pair_one(row, entry, round_number, by_place, rule, log, unread)
             if game is not None:
                 games.append(game)
     games.sort(key=lambda g: g.round)
@@ -50,6 +61,7 @@ def _pair_one(
     by_place: dict[int, Row],
     rule: int,
     log: ProblemLog,
+    unread: Collection[int] = (),
 ) -> FileGame | None:
     """Check one entry against its opponent's; build the game once, from the earlier line."""
     if entry.opponent == row.place:
@@ -61,6 +73,8 @@ def _pair_one(
             place=row.place,
         )
         return None
+    if entry.opponent in unread:
+        return None  # his line is an error already
     other = by_place.get(entry.opponent)
     if other is None:
         log.error(
@@ -104,6 +118,8 @@ def _pair_one(
             other_line=other.line,
         )
         return None
+    if row.grade is None or other.grade is None:
+        return None  # a refused grade: the handicap cannot be judged, nothing is saved
     # An entry without a number means the handicap rule's value (formats.md §1), so a
     # number on one side only must agree with what the rule gives for the other.
     implied = rule_handicap(row.grade, other.grade, rule)

@@ -51,6 +51,7 @@ def parse(text: str, filename: str | None = None) -> ResultsFile:
     tags: dict[str, tuple[int, str]] = {}
     comments: list[str] = []
     rows: list[Row] = []
+    unread: set[int] = set()  # places of player lines that could not be read
     for number, raw in enumerate(text.lstrip("\ufeff").splitlines(), start=1):
         if log.full:
             break
@@ -58,7 +59,7 @@ def parse(text: str, filename: str | None = None) -> ResultsFile:
         if not content.strip():
             _read_tags(comment, number, tags, comments, log)
             continue
-        row = _read_player_line(content, number, log)
+        row = _read_player_line(content, number, log, unread)
         if row is not None:
             rows.append(row)
     if not rows and not log.has_errors:
@@ -67,10 +68,12 @@ def parse(text: str, filename: str | None = None) -> ResultsFile:
             gettext_noop("The file has no player lines: is it really an EGD tournament table?"),
         )
     details = _read_details(tags, comments, filename, log)
-    _check_rows(rows, log)
-    log.raise_if_errors()
+    if not _check_rows(rows, log):
+        log.raise_if_errors()  # places twice or no results: nothing to pair by
+    # The pairings are checked even when a line has errors (issue 55: a bad grade hid the
+    # other errors until it was fixed); only what a refused line makes unknowable is skipped.
     rule = details.handicap_rule if details.handicap_rule is not None else EVEN_GAMES_RULE
-    games, byes = pair_entries(rows, rule, log)
+    games, byes = pair_entries(rows, rule, log, unread=unread)
     log.raise_if_errors()
     rounds = len(rows[0].entries)
     return ResultsFile(
@@ -250,7 +253,7 @@ def _read_time(line: int | None, value: str, log: ProblemLog) -> TimeControl | N
     return TimeControl(adjusted_minutes=minutes) if minutes is not None else None
 
 
-def _read_player_line(content: str, line: int, log: ProblemLog) -> Row | None:
+def _read_player_line(content: str, line: int, log: ProblemLog, unread: set[int]) -> Row | None:
     body, bar, pin_text = content.partition("|")
     tokens = body.split()
     if not tokens:
@@ -268,6 +271,7 @@ def _read_player_line(content: str, line: int, log: ProblemLog) -> Row | None:
         return None
     at = _find_grade(tokens)
     if at is None:
+        unread.add(place)
         log.error(
             line,
             gettext_noop(
@@ -275,9 +279,7 @@ def _read_player_line(content: str, line: int, log: ProblemLog) -> Row | None:
             ),
         )
         return None
-    grade = _read_grade(tokens[at], line, log)
-    if grade is None:
-        return None
+    grade = _read_grade(tokens[at], line, log)  # None: refused, the line read on
     names = [token.replace("_", " ") for token in tokens[1:at]]
     country = tokens[at + 1].upper()
     rest = tokens[at + 2 :]
@@ -293,7 +295,7 @@ def _read_player_line(content: str, line: int, log: ProblemLog) -> Row | None:
         key=str(place),
         family_name=names[0],
         given_name=" ".join(names[1:]),
-        grade=str(grade),
+        grade=str(grade) if grade is not None else tokens[at],
         country=country,
         club=club,
         egd_pin=pin,
@@ -423,8 +425,10 @@ def _read_pin(text: str, line: int, log: ProblemLog) -> str | None:
     return text
 
 
-def _check_rows(rows: list[Row], log: ProblemLog) -> None:
+def _check_rows(rows: list[Row], log: ProblemLog) -> bool:
+    """Places once each, one result per round; False when the entries cannot be paired."""
     seen: dict[int, int] = {}
+    twice = False
     for row in rows:
         if row.place in seen:
             log.error(
@@ -435,15 +439,16 @@ def _check_rows(rows: list[Row], log: ProblemLog) -> None:
                 place=row.place,
                 seen=seen[row.place],
             )
+            twice = True
         else:
             seen[row.place] = row.line
     if not rows:
-        return
+        return False
     counts = Counter(len(row.entries) for row in rows)
     usual, _ = counts.most_common(1)[0]
     if usual == 0:
         log.error(rows[0].line, gettext_noop("No round results were found on the player lines."))
-        return
+        return False
     for row in rows:
         if len(row.entries) != usual and not row.entries_broken:
             log.error(
@@ -454,6 +459,7 @@ def _check_rows(rows: list[Row], log: ProblemLog) -> None:
                 len=len(row.entries),
                 usual=usual,
             )
+    return not twice
 
 
 # ---------------------------------------------------------------- writing

@@ -11,10 +11,12 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods
 
+from clubsite.duplicates import Candidate, likely_duplicates
+from clubsite.models import Member
 from clubsite.ownership import may_edit_member
 from clubsite.services import member_update_identity
 from tournaments import manage_services
-from tournaments.models import MemberProposal, Participant
+from tournaments.models import MemberProposal, Participant, Tournament
 from tournaments.review.proposals import proposals_record
 from tournaments.views.forms import MemberIdentityForm
 from tournaments.views.manage.access import NAV, error_messages, tournament_or_403
@@ -32,8 +34,12 @@ def manage_member_identity(request: HttpRequest, pk: int, member_pk: int) -> Htt
     member = participant.member
     owner = may_edit_member(request.user, member)
     editable = tournament.status in manage_services.EDITABLE
-    form = MemberIdentityForm(request.POST or None, instance=member)
-    if request.method == "POST" and (owner or editable) and form.is_valid():
+    form = MemberIdentityForm(request.POST or None, instance=member, names=owner)
+    posted = request.method == "POST" and (owner or editable) and form.is_valid()
+    duplicates: list[Candidate] = []
+    if posted and owner and form.renames() and not request.POST.get("confirm_name"):
+        duplicates = _renamed_duplicates(form, member, tournament)
+    if posted and not duplicates:
         try:
             if owner:
                 member_update_identity(
@@ -69,7 +75,20 @@ def manage_member_identity(request: HttpRequest, pk: int, member_pk: int) -> Htt
             "form": form,
             "owner": owner,
             "editable": editable,
+            "duplicates": duplicates,
             "proposals": MemberProposal.objects.filter(tournament=tournament, member=member),
             **NAV,
         },
     )
+
+
+def _renamed_duplicates(
+    form: MemberIdentityForm, member: Member, tournament: Tournament
+) -> list[Candidate]:
+    """Who else the corrected name may be: the admin confirms before two records share it."""
+    data = form.cleaned_data
+    return likely_duplicates(
+        family_name=data["family_name"], given_name=data.get("given_name") or "",
+        exclude=[member.pk],
+        playing=set(tournament.participants.values_list("member_id", flat=True)),
+    )  # fmt: skip

@@ -23,6 +23,7 @@ from ratings.submissions.services import tournament_reopen_and_unrate
 from tournaments import manage_selectors, manage_services, selectors, services
 from tournaments.handicaps import handicap_warnings
 from tournaments.models import Participant, Tournament
+from tournaments.review.pairing_checks import pairing_warnings
 from tournaments.views.forms import (
     DecisionCommentForm,
     MemberCreateForm,
@@ -155,12 +156,13 @@ def manage_participants(request: HttpRequest, pk: int) -> HttpResponse:
 
 
 def _likely_duplicates(data: dict, tournament: Tournament) -> list[Candidate]:
-    """The members the new one may already be, not yet in this tournament."""
+    """The members the new one may already be, those already in this tournament too
+    (Остап Гнатюк typed beside Ostap Hnatyuk, who plays)."""
     birth = data.get("birth_date")
-    playing = tournament.participants.values_list("member_id", flat=True)
+    playing = set(tournament.participants.values_list("member_id", flat=True))
     return likely_duplicates(
         family_name=data["family_name"], given_name=data.get("given_name") or "",
-        birth_year=birth.year if birth else None, club=data.get("club"), exclude=playing,
+        birth_year=birth.year if birth else None, club=data.get("club"), playing=playing,
     )  # fmt: skip
 
 
@@ -219,6 +221,8 @@ def manage_round(request: HttpRequest, pk: int, number: int) -> HttpResponse:
                 )  # fmt: skip
                 saved = tournament.games.filter(round=number).select_related("white", "black")
                 for text in handicap_warnings(tournament, saved):
+                    messages.warning(request, text)
+                for text in pairing_warnings(tournament, round_number=number):
                     messages.warning(request, text)
                 if number < tournament.rounds and "next" in request.POST:
                     return redirect("manage_round", pk=pk, number=number + 1)
