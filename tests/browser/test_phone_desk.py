@@ -1,0 +1,128 @@
+"""Issue 55 at a phone's 390 px: the crosstable keeps points and rating changes on screen
+(finding 10), the referee queue its Review button, lists and decisions (findings 7 and 10),
+the results form's "Colour" stays one word; and a club admin enters a round and a referee
+approves the table with everything each step needs on screen, axe and the CSP content."""
+
+from __future__ import annotations
+
+import datetime as dt
+
+import pytest
+from django.test import Client
+from django.utils import timezone
+
+from ratings.models import ListTournament
+from tests.factories import TournamentFactory
+from tests.web.data import small_world
+from tests.web.manage_data import build
+
+pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
+
+PHONE = {"width": 390, "height": 844}
+
+# The part of an element's width hidden by the viewport or by a box that clips or scrolls it
+# (0 when all of it shows), and whether the page itself scrolls sideways.
+OUTSIDE = """(el) => { const r = el.getBoundingClientRect();
+  let left = 0, right = window.innerWidth;
+  for (let box = el.parentElement; box; box = box.parentElement) {
+    if (getComputedStyle(box).overflowX !== 'visible') {
+      const b = box.getBoundingClientRect(); left = Math.max(left, b.left); right = Math.min(right, b.right);
+    }
+  }
+  return Math.max(0, left - r.left) + Math.max(0, r.right - right); }"""
+PAGE_SCROLLS_SIDEWAYS = "() => document.documentElement.scrollWidth > window.innerWidth"
+
+
+def on_screen(locator) -> None:  # noqa: ANN001
+    """Each element the locator finds is visible and within the viewport's width."""
+    assert locator.count() > 0, locator
+    for i in range(locator.count()):
+        element = locator.nth(i)
+        assert element.is_visible(), element
+        assert element.evaluate(OUTSIDE) < 1, (element, element.evaluate(OUTSIDE))
+
+
+def log_in(page, live_server, user) -> None:  # noqa: ANN001
+    client = Client()
+    client.force_login(user)
+    page.context.clear_cookies()
+    page.context.add_cookies(
+        [{"name": "sessionid", "value": client.cookies["sessionid"].value, "url": live_server.url}]
+    )
+
+
+def test_phone_crosstable_shows_points_and_changes(live_server, browser_page, audit, screenshot):
+    world = small_world()  # a six-player round robin over fifteen rounds, rated
+    page = browser_page
+    page.set_viewport_size(PHONE)
+    page.goto(f"{live_server.url}/tournaments/{world.tournaments[0].pk}/")
+    table = page.locator("table.crosstable")
+    header = table.locator("thead th")
+    on_screen(header.filter(has_text="Points"))
+    on_screen(header.filter(has_text="Ukraine Go"))
+    first = table.locator("tbody tr").first
+    on_screen(first.locator("td.sticky-name"))
+    on_screen(first.locator("td.points-cell"))
+    on_screen(first.locator("td.change-cell"))
+    assert "+50.0" in first.locator("td.change-cell").inner_text()
+    assert not page.evaluate(PAGE_SCROLLS_SIDEWAYS)
+    screenshot("issue55-phone-crosstable")
+    # the rounds are one tap away, not gone
+    page.get_by_text("Show the rounds").click()
+    assert table.locator("tbody tr").first.locator("td.round-cell").first.is_visible()
+    audit()
+
+
+def test_phone_referee_queue_keeps_review_lists_and_decisions(
+    live_server, browser_page, audit, screenshot
+):
+    setup = build()
+    decided = TournamentFactory(organiser=setup.club, status="approved", name="Winter Cup")
+    ListTournament.objects.create(
+        rating_list=setup.rating_list, tournament=decided, decision="approved",
+        decided_by=setup.user("referee"), decided_at=timezone.now() - dt.timedelta(days=1),
+    )  # fmt: skip
+    page = browser_page
+    log_in(page, live_server, setup.user("referee"))
+    page.set_viewport_size(PHONE)
+    page.goto(f"{live_server.url}/referee/")
+    queue = page.locator("#queue tbody tr").first
+    on_screen(queue.get_by_role("link", name="Review"))
+    on_screen(queue.locator("td.lists-cell"))
+    assert setup.rating_list.name in queue.locator("td.lists-cell").inner_text()
+    badge = page.locator(".badge-decision-approved")
+    on_screen(badge)
+    assert not page.evaluate(PAGE_SCROLLS_SIDEWAYS)
+    # finding 7: the badge is drawn (not white on transparent)
+    colours = badge.evaluate(
+        "(b) => [getComputedStyle(b).color, getComputedStyle(b).backgroundColor]"
+    )
+    assert colours[1] not in ("rgba(0, 0, 0, 0)", "transparent") and colours[0] != colours[1]
+    screenshot("issue55-phone-queue")
+    audit()
+
+
+def test_phone_round_form_keeps_colour_one_word(live_server, browser_page, audit, screenshot):
+    setup = build()
+    page = browser_page
+    log_in(page, live_server, setup.user("admin"))
+    page.set_viewport_size(PHONE)
+    page.goto(f"{live_server.url}/manage/{setup.draft.pk}/rounds/1/")
+    cell = page.locator("tr.board").first.locator("td[data-label='Colour']")
+    # the label's own width against the cell's: "Colo/ur" was the label in a 1.75rem column
+    label, room = cell.evaluate(
+        """(td) => { const before = getComputedStyle(td, '::before');
+          const probe = document.createElement('span');
+          probe.textContent = td.dataset.label;
+          probe.style.font = before.font;
+          probe.style.whiteSpace = 'nowrap';
+          probe.style.position = 'absolute';
+          document.body.appendChild(probe);
+          const wide = probe.getBoundingClientRect().width;
+          probe.remove();
+          return [wide, td.clientWidth]; }"""
+    )
+    assert label <= room, (label, room)
+    on_screen(cell.locator("select"))
+    screenshot("issue55-phone-round")
+    audit()
