@@ -126,3 +126,67 @@ def test_phone_round_form_keeps_colour_one_word(live_server, browser_page, audit
     on_screen(cell.locator("select"))
     screenshot("issue55-phone-round")
     audit()
+
+
+def test_phone_walk_enter_a_round_submit_and_approve(live_server, browser_page, audit, screenshot):
+    """At 390 px: the club admin enters round 2 and submits; the referee opens the table
+    from the menu and the queue and approves it. Whatever a step needs is on screen."""
+    setup = build()
+    names = [member.full_name for member in setup.players]
+    base, page = live_server.url, browser_page
+    page.set_viewport_size(PHONE)
+
+    log_in(page, live_server, setup.user("admin"))
+    page.goto(f"{base}/manage/{setup.draft.pk}/rounds/2/")
+    for n, (white, black) in enumerate(((names[0], names[2]), (names[1], names[3]))):
+        prefix = f"#id_board-{n}-"
+        for field in ("white", "black", "kind", "result", "handicap", "colour"):
+            on_screen(page.locator(prefix + field))
+        page.select_option(prefix + "white", label=white)
+        page.select_option(prefix + "black", label=black)
+        page.select_option(prefix + "result", value="white")
+    assert not page.evaluate(PAGE_SCROLLS_SIDEWAYS)
+    audit()
+    save = page.get_by_role("button", name="Save round 2")
+    on_screen(save)
+    save.click()
+    page.wait_for_load_state()
+    on_screen(page.locator(".alert-success"))
+    assert page.locator(".alert-success").inner_text().startswith("Round 2 is saved")
+    overview = page.get_by_role("link", name="Overview")
+    on_screen(overview)
+    overview.click()
+    submit = page.locator("#submit-table")
+    on_screen(submit)
+    audit()
+    submit.click()
+    page.wait_for_load_state()
+    assert page.locator("[data-status]").first.get_attribute("data-status") == "submitted"
+
+    log_in(page, live_server, setup.user("referee"))
+    page.goto(f"{base}/")
+    page.get_by_role("button", name="Menu").click()
+    queue_link = page.get_by_role("link", name="Referee queue")
+    queue_link.wait_for()
+    on_screen(queue_link)
+    queue_link.click()
+    review = (
+        page.locator("#queue tbody tr")
+        .filter(has_text=setup.draft.name)
+        .get_by_role("link", name="Review")
+    )
+    on_screen(review)
+    review.click()
+    page.wait_for_url(f"**/referee/{setup.draft.pk}/")
+    assert not page.evaluate(PAGE_SCROLLS_SIDEWAYS)
+    for needed in ("#decision-form textarea", "#decision-form input[name=lists]"):
+        on_screen(page.locator(needed))
+    approve = page.locator("#decision-form").get_by_role("button", name="Approve")
+    on_screen(approve)
+    screenshot("issue55-phone-review")
+    audit()
+    approve.click()
+    page.wait_for_load_state()
+    page.locator("#recompute-status [data-rated]").wait_for(timeout=20_000)
+    on_screen(page.locator("#recompute-status"))
+    audit()
