@@ -131,6 +131,8 @@ AXES_LOCKOUT_TEMPLATE = "registration/locked_out.html"
 LANGUAGE_CODE = "en"
 LANGUAGES = [("en", "English"), ("uk", "Українська"), ("ru", "Русский")]
 LOCALE_PATHS = [BASE_DIR / "locale"]
+# English dates in the British form (08/10/2026, 8 October 2026), not Django's US `en` ones.
+FORMAT_MODULE_PATH = ["clubsite.config.formats"]
 TIME_ZONE = env("DJANGO_TIME_ZONE", default="Europe/Kyiv")
 USE_I18N = True
 USE_TZ = True
