@@ -11,8 +11,8 @@ import pytest
 from django.test import Client
 from django.utils import timezone
 
-from ratings.models import ListTournament
-from tests.factories import TournamentFactory
+from ratings.models import ListTournament, RatingHistory
+from tests.factories import RatingListFactory, TournamentFactory
 from tests.web.data import small_world
 from tests.web.manage_data import build
 
@@ -51,8 +51,22 @@ def log_in(page, live_server, user) -> None:  # noqa: ANN001
     )
 
 
-def test_phone_crosstable_shows_points_and_changes(live_server, browser_page, audit, screenshot):
+def _also_in_a_second_list(tournament) -> None:  # noqa: ANN001
+    """The table rated in a second list too: a second change column."""
+    second = RatingListFactory(name="Rivne club rating", slug="rivne-club", system="egf")
+    ListTournament.objects.create(rating_list=second, tournament=tournament)
+    for row in RatingHistory.objects.filter(tournament=tournament):
+        row.pk, row.rating_list = None, second
+        row.save()
+
+
+@pytest.mark.parametrize("lists", [1, 2])
+def test_phone_crosstable_shows_points_and_changes(
+    live_server, browser_page, audit, screenshot, lists
+):
     world = small_world()  # a six-player round robin over fifteen rounds, rated
+    if lists == 2:
+        _also_in_a_second_list(world.tournaments[0])
     page = browser_page
     page.set_viewport_size(PHONE)
     page.goto(f"{live_server.url}/tournaments/{world.tournaments[0].pk}/")
@@ -63,10 +77,11 @@ def test_phone_crosstable_shows_points_and_changes(live_server, browser_page, au
     first = table.locator("tbody tr").first
     on_screen(first.locator("td.sticky-name"))
     on_screen(first.locator("td.points-cell"))
+    assert first.locator("td.change-cell").count() == lists
     on_screen(first.locator("td.change-cell"))
-    assert "+50.0" in first.locator("td.change-cell").inner_text()
+    assert "+50.0" in first.locator("td.change-cell").first.inner_text()
     assert not page.evaluate(PAGE_SCROLLS_SIDEWAYS)
-    screenshot("issue55-phone-crosstable")
+    screenshot(f"issue55-phone-crosstable-{lists}")
     # the rounds are one tap away, not gone
     page.get_by_text("Show the rounds").click()
     assert table.locator("tbody tr").first.locator("td.round-cell").first.is_visible()
