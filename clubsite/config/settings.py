@@ -51,6 +51,8 @@ MIDDLEWARE = [
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
+    # English dates in the US order for a user whose profile asks (issue 55).
+    "clubsite.config.date_style.ProfileDateStyleMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     # Who changed a member (django-simple-history reads the request's user).
     "simple_history.middleware.HistoryRequestMiddleware",

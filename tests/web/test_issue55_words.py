@@ -88,3 +88,30 @@ def test_a_list_shows_a_grade_column_only_where_grades_exist(client, game, syste
     assert "Petrenko" in html
     table = html[html.index('class="table') : html.index("</table>")]
     assert ("rating-table no-grades" not in table) is has_grades
+
+
+@pytest.mark.django_db
+def test_a_profile_can_ask_for_us_dates_on_english_pages(client):
+    """ "en-GB unless the user's profile says otherwise": the setting is saved from my profile
+    and changes English pages only; the EN button stays the current language."""
+    from clubsite.models import Profile
+    from tests.factories import UserFactory
+
+    user = UserFactory(username="visitor")
+    tournament = TournamentFactory(name="October Cup", start_date=OCTOBER_8, status="approved")
+    url = reverse("tournament_detail", args=[tournament.pk])
+    client.force_login(user)
+    assert "8 October 2026" in client.get(url).content.decode()  # no profile: British
+
+    response = client.post(reverse("my_profile"), {"date_settings": "1", "dates-date_style": "us"})
+    assert response.status_code == 302
+    assert Profile.objects.get(user=user).date_style == "us"
+    html = client.get(url).content.decode()
+    assert "October 8, 2026" in html and "8 October 2026" not in html
+    assert re.search(r'class="btn btn-sm active"\s+aria-current="true" data-lang="en"', html)
+
+    client.post(reverse("set_language"), {"language": "uk", "next": url})
+    assert "8 жовтня 2026" in client.get(url).content.decode()  # Ukrainian keeps its own
+    client.post(reverse("set_language"), {"language": "en", "next": url})
+    client.post(reverse("my_profile"), {"date_settings": "1", "dates-date_style": ""})
+    assert "8 October 2026" in client.get(url).content.decode()
