@@ -86,6 +86,14 @@ class ContactForm(forms.Form):
             del self.fields["phone"]
 
 
+class DateSettingsForm(forms.ModelForm):
+    """How dates are written on English pages."""
+
+    class Meta:
+        model = Profile
+        fields = ["date_style"]
+
+
 class MailSettingsForm(forms.ModelForm):
     """The language of the user's e-mail and which kinds he gets."""
 

@@ -186,6 +186,15 @@ class Profile(models.Model):
     # A player asks for these himself: off until he does.
     mail_rating = models.BooleanField(_("my rating changes"), default=False)
 
+    class DateStyle(models.TextChoices):
+        LANGUAGE = "", _("the language's own (in English: 08/10/2026, 8 October 2026)")
+        US = "us", _("American on English pages (10/08/2026, October 8, 2026)")
+
+    # English pages write British dates; a user may ask for the US order (issue 55).
+    date_style = models.CharField(
+        _("dates"), max_length=4, choices=DateStyle.choices, blank=True, default=""
+    )
+
     class Meta:
         verbose_name = _("profile")
         verbose_name_plural = _("profiles")

@@ -73,6 +73,15 @@ MAIL_FLAGS = ("mail_submitted", "mail_approved", "mail_rejected", "mail_reopened
               "mail_rating")  # fmt: skip
 
 
+def profile_update_date_style(*, user: AbstractBaseUser, date_style: str) -> Profile:
+    """Save how dates are written for the user on English pages."""
+    profile, _created = Profile.objects.get_or_create(user=user)
+    profile.date_style = date_style
+    profile.full_clean()
+    profile.save()
+    return profile
+
+
 @transaction.atomic
 def profile_update(*, user: AbstractBaseUser, language: str, **flags: bool) -> Profile:
     """Save the language of the user's mail and which kinds of mail he wants."""

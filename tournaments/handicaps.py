@@ -12,7 +12,7 @@ import re
 from collections.abc import Iterable
 from dataclasses import dataclass
 
-from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 
 from clubsite.models import GameKind
 from ratings.systems.grades import Grade
@@ -30,9 +30,13 @@ class HandicapMismatch:
     expected: int
 
     def text(self, rule: str) -> str:
-        return _(
+        # counted: "1 handicap stone", "1 камінь" (issue 55)
+        return ngettext(
             "Round %(round)d: %(white)s (%(white_grade)s) – %(black)s (%(black_grade)s) has "
-            "%(stones)d handicap stones; the rule %(rule)s gives %(expected)d."
+            "%(stones)d handicap stone; the rule %(rule)s gives %(expected)d.",
+            "Round %(round)d: %(white)s (%(white_grade)s) – %(black)s (%(black_grade)s) has "
+            "%(stones)d handicap stones; the rule %(rule)s gives %(expected)d.",
+            self.game.handicap,
         ) % {
             "round": self.game.round,
             "white": self.game.white,

@@ -51,6 +51,8 @@ MIDDLEWARE = [
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
+    # English dates in the US order for a user whose profile asks (issue 55).
+    "clubsite.config.date_style.ProfileDateStyleMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     # Who changed a member (django-simple-history reads the request's user).
     "simple_history.middleware.HistoryRequestMiddleware",
@@ -131,6 +133,8 @@ AXES_LOCKOUT_TEMPLATE = "registration/locked_out.html"
 LANGUAGE_CODE = "en"
 LANGUAGES = [("en", "English"), ("uk", "Українська"), ("ru", "Русский")]
 LOCALE_PATHS = [BASE_DIR / "locale"]
+# English dates in the British form (08/10/2026, 8 October 2026), not Django's US `en` ones.
+FORMAT_MODULE_PATH = ["clubsite.config.formats"]
 TIME_ZONE = env("DJANGO_TIME_ZONE", default="Europe/Kyiv")
 USE_I18N = True
 USE_TZ = True

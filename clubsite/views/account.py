@@ -10,8 +10,8 @@ from django.shortcuts import redirect, render
 from django.utils.translation import gettext as _
 
 from clubsite import selectors
-from clubsite.forms import ContactForm, MailSettingsForm
-from clubsite.services import account_update_contact, profile_update
+from clubsite.forms import ContactForm, DateSettingsForm, MailSettingsForm
+from clubsite.services import account_update_contact, profile_update, profile_update_date_style
 
 
 @login_required
@@ -25,6 +25,8 @@ def my_profile(request: HttpRequest) -> HttpResponse:
     }
     if request.method == "POST" and "mail_settings" in request.POST:
         return _mail_settings(request, member)
+    if request.method == "POST" and "date_settings" in request.POST:
+        return _date_settings(request, member)
     form = ContactForm(request.POST or None, initial=initial, with_phone=member is not None)
     if request.method == "POST" and form.is_valid():
         try:
@@ -57,13 +59,32 @@ def _mail_settings(request: HttpRequest, member: object) -> HttpResponse:
     return _page(request, member, None, mail_form)
 
 
+def _date_form(request: HttpRequest, data: object) -> DateSettingsForm:
+    profile = selectors.profile_for_user(request.user)
+    return DateSettingsForm(data, instance=profile, prefix="dates")
+
+
+def _date_settings(request: HttpRequest, member: object) -> HttpResponse:
+    date_form = _date_form(request, data=request.POST)
+    if date_form.is_valid():
+        profile_update_date_style(user=request.user, **date_form.cleaned_data)
+        messages.success(request, _("Your date setting is saved."))
+        return redirect("my_profile")
+    return _page(request, member, None, _mail_form(request, data=None), date_form)
+
+
 def _page(
-    request: HttpRequest, member: object, form: ContactForm | None, mail_form: MailSettingsForm
+    request: HttpRequest,
+    member: object,
+    form: ContactForm | None,
+    mail_form: MailSettingsForm,
+    date_form: DateSettingsForm | None = None,
 ) -> HttpResponse:
     if form is None:
         form = ContactForm(with_phone=member is not None, initial={"email": request.user.email})
+    date_form = date_form or _date_form(request, data=None)
     return render(
         request,
         "clubsite/my_profile.html",
-        {"member": member, "form": form, "mail_form": mail_form},
+        {"member": member, "form": form, "mail_form": mail_form, "date_form": date_form},
     )

@@ -66,13 +66,13 @@ def _change(change: Any, labels: _Labels) -> str:
     elif change.rated:
         css = "" if not change.change else ("change-up" if change.change > 0 else "change-down")
         shown = (
-            f"{escaped(format_rating(change.before, change.system))} → "
-            f"{escaped(format_rating(change.after, change.system, change.provisional))} "
+            f'<span class="change-before">{escaped(format_rating(change.before, change.system))}'
+            f" → </span>{escaped(format_rating(change.after, change.system, change.provisional))} "
             f'<span class="{css}">{escaped(format_change(change.change, change.system))}</span>'
         )
     else:
         shown = labels.not_rated
-    return f'<td class="num small text-nowrap">{shown}</td>'
+    return f'<td class="num small text-nowrap change-cell">{shown}</td>'
 
 
 def _row(row: Any, labels: _Labels) -> str:
@@ -84,10 +84,10 @@ def _row(row: Any, labels: _Labels) -> str:
         f"{escaped(localize(participant.place or row.number))}</td>\n"
         f'      <td class="sticky-col sticky-name"><a href="{labels.player_prefix}'
         f'{escaped(participant.member_id)}/">{escaped(participant.member.full_name)}</a></td>\n'
-        f"      <td>{escaped(grade) if grade else ''}</td>\n"
+        f'      <td class="grade-cell">{escaped(grade) if grade else ""}</td>\n'
         f"      {_club_cell(participant, labels)}\n"
         f"      {''.join(_cell(cell) for cell in row.cells)}\n"
-        f'      <td class="num"><strong>{floatformat(row.points, "-1")}</strong></td>\n'
+        f'      <td class="num points-cell"><strong>{floatformat(row.points, "-1")}</strong></td>\n'
         f"      {''.join(_change(change, labels) for change in getattr(row, 'changes', ()))}\n"
         "    </tr>\n  "
     )

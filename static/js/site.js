@@ -28,5 +28,21 @@
     update();
   }
   function cues() { document.querySelectorAll("[data-scroll-cue]").forEach(cue); }
-  if (document.readyState === "loading") { document.addEventListener("DOMContentLoaded", cues); } else { cues(); }
+
+  /* A box that scrolls takes the keyboard's focus while it has more to show, so its arrows
+     scroll it (WCAG 2.1.1; axe's scrollable-region-focusable). */
+  function focusableWhileScrolling(box) {
+    var update = function () {
+      var over = box.scrollWidth - box.clientWidth > 1 || box.scrollHeight - box.clientHeight > 1;
+      if (over && !box.hasAttribute("tabindex")) { box.setAttribute("tabindex", "0"); box.dataset.scrollFocus = "1"; }
+      if (!over && box.dataset.scrollFocus) { box.removeAttribute("tabindex"); delete box.dataset.scrollFocus; }
+    };
+    window.addEventListener("resize", update);
+    update();
+  }
+  function start() {
+    cues();
+    document.querySelectorAll(".table-wrap, .roster-list, .h2h-box").forEach(focusableWhileScrolling);
+  }
+  if (document.readyState === "loading") { document.addEventListener("DOMContentLoaded", start); } else { start(); }
 })();

@@ -24,7 +24,7 @@ LIST = (
 
 
 def test_a_referee_starts_his_list_from_a_published_list(
-    live_server, browser_page, screenshot, settings
+    live_server, browser_page, screenshot, audit, settings
 ):
     settings.PASSWORD_HASHERS = FAST_HASHERS
     rivne = ClubFactory(name="Rivne Go Club", slug="ua-rivne-go-club", country="UA")
@@ -54,6 +54,7 @@ def test_a_referee_starts_his_list_from_a_published_list(
     choice = page.locator("tr.match-ambiguous select")
     options = choice.locator("option").all_inner_texts()
     assert [f"#{t.pk} Ivan Petrenko" for t in twins] == options[1:3]
+    audit()
     screenshot("baseline-preview")
     assert not Baseline.objects.exists()
 
@@ -68,6 +69,7 @@ def test_a_referee_starts_his_list_from_a_published_list(
     page.get_by_role("button", name="Confirm and start the list from it").click()
     page.wait_for_url(f"{base}/ratings/club/")
     assert "starts from 3 players on" in page.locator("body").inner_text()
+    audit()
     screenshot("baseline-applied")
 
     iryna = Member.objects.get(family_name="Kovalenko", given_name="Iryna")

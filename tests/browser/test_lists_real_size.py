@@ -51,7 +51,7 @@ def csp_violations(page) -> list[str]:  # noqa: ANN001
     return found
 
 
-def test_paging_per_page_filters_and_sort(live_server, browser_page, bulk_list, screenshot):
+def test_paging_per_page_filters_and_sort(live_server, browser_page, bulk_list, screenshot, audit):
     page = browser_page
     violations = csp_violations(page)
     everyone_active = expected(bulk_list)
@@ -76,6 +76,7 @@ def test_paging_per_page_filters_and_sort(live_server, browser_page, bulk_list, 
     assert shown(page) == everyone_active[:100]
     page.locator(".pagination").get_by_role("link", name="2", exact=True).click()
     assert shown(page) == everyone_active[100:200]
+    audit()
     screenshot("bulk-list-per-page-100-page-2")
 
     # each filter, keeping the page size; then page 2 of the filtered list
@@ -88,6 +89,7 @@ def test_paging_per_page_filters_and_sort(live_server, browser_page, bulk_list, 
     page.wait_for_url(f"**country={country}**")
     by_country = expected(bulk_list, member__country=country)
     assert shown(page) == by_country[:25]
+    audit()
     if len(by_country) > 25:
         page.locator(".pagination").get_by_role("link", name="2", exact=True).click()
         page.wait_for_url("**page=2**")
@@ -148,7 +150,7 @@ def _no_sideways_scroll(page) -> bool:  # noqa: ANN001
 
 
 @pytest.mark.parametrize("width", [360, 390])
-def test_phone_list_and_profile(live_server, browser_page, bulk_list, screenshot, width):
+def test_phone_list_and_profile(live_server, browser_page, bulk_list, screenshot, audit, width):
     page = browser_page
     violations = csp_violations(page)
     page.set_viewport_size({"width": width, "height": 800})
@@ -156,17 +158,19 @@ def test_phone_list_and_profile(live_server, browser_page, bulk_list, screenshot
     assert _no_sideways_scroll(page)
     for column in (1, 2, 6):  # rank, name, rating
         assert _inside(page, f"table.rating-table tbody tr td:nth-child({column})"), column
+    audit()
     screenshot(f"phone-{width}-list")
 
     page.goto(f"{live_server.url}/players/{bulk_list.hero_pk}/")
     assert _no_sideways_scroll(page)
     for column in (5, 6, 7):  # before, after, change
         assert _inside(page, f"table.history-table tbody tr td:nth-child({column})"), column
+    audit()
     screenshot(f"phone-{width}-profile")
     assert violations == []
 
 
-def test_phone_tournament_and_results_entry(live_server, browser_page, client, settings):
+def test_phone_tournament_and_results_entry(live_server, browser_page, audit, client, settings):
     """At 390 px the tournament page and the results form need no sideways scroll; each
     board's players, result and handicap are inside the viewport."""
     from tests.web.manage_data import FAST_HASHERS, build
@@ -183,9 +187,11 @@ def test_phone_tournament_and_results_entry(live_server, browser_page, client, s
     page.set_viewport_size({"width": 390, "height": 800})
     page.goto(f"{live_server.url}/tournaments/{setup.submitted.pk}/")
     assert _no_sideways_scroll(page)
+    audit()
     page.goto(f"{live_server.url}/manage/{setup.draft.pk}/rounds/1/")
     assert page.locator("tr.board").count() >= 2
     assert _no_sideways_scroll(page)
     for cell in range(2, 7):  # white, black, game, result, handicap
         assert _inside(page, f"tr.board td:nth-child({cell}) :is(select, input)"), cell
+    audit()
     assert violations == []

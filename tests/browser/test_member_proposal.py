@@ -26,7 +26,7 @@ pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
 
 def test_a_proposed_fide_id_is_approved_and_shows_in_the_history(
-    live_server, browser_page, screenshot, settings
+    live_server, browser_page, screenshot, audit, settings
 ):
     settings.PASSWORD_HASHERS = FAST_HASHERS
     kyiv = ClubFactory(name="Kyiv Go Club", slug="kyiv-go")
@@ -70,6 +70,7 @@ def test_a_proposed_fide_id_is_approved_and_shows_in_the_history(
     page.wait_for_url(f"**/referee/{table.pk}/")
     proposals = page.locator("#proposals")
     assert "Oleh Bondar" in proposals.inner_text() and "14109999" in proposals.inner_text()
+    audit()
     screenshot("referee-sees-a-proposed-fide-id")
     page.locator("#decision-form").get_by_role("button", name="Approve").click()
     page.wait_for_load_state()
@@ -81,4 +82,5 @@ def test_a_proposed_fide_id_is_approved_and_shows_in_the_history(
     history = page.locator("#member-history").inner_text()
     assert "14109999" in history and "gor-referee" in history
     assert "Kyiv Autumn Cup" in history and "kyiv-admin" in history
+    audit()
     screenshot("member-history")

@@ -13,7 +13,7 @@ from tests.factories import MemberFactory, RatingListFactory, TournamentFactory
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
 
-def test_one_tournament_chart_has_axes(live_server, browser_page, screenshot):
+def test_one_tournament_chart_has_axes(live_server, browser_page, screenshot, audit):
     rating_list = RatingListFactory(name="Ukraine Go", slug="ukraine-go", system="egf")
     member = MemberFactory(family_name="Newcomer")
     tournament = TournamentFactory(status="approved", end_date=dt.date(2025, 3, 2))
@@ -29,5 +29,6 @@ def test_one_tournament_chart_has_axes(live_server, browser_page, screenshot):
         "() => { const c = Chart.getChart('rating-chart');"
         " return [c.scales.x.ticks.length, c.scales.y.ticks.length, c.options.scales.y.title.display]; }"
     )
+    audit()
     screenshot("new-player-chart")
     assert ticks[0] >= 2 and ticks[1] >= 3 and ticks[2] is True, ticks

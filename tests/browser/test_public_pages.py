@@ -17,16 +17,18 @@ CANVAS_INK = """(canvas) => {
 }"""
 
 
-def test_list_filter_profile_chart_and_languages(live_server, browser_page, screenshot):
+def test_list_filter_profile_chart_and_languages(live_server, browser_page, screenshot, audit):
     world = small_world()
     page = browser_page
     page.goto(live_server.url + "/")
     assert page.locator("h1").first.inner_text().startswith("Ratings for Go")
+    audit()
     screenshot("home")
 
     page.get_by_role("link", name="Ukraine Go").first.click()
     rows = page.locator("table.rating-table tbody tr")
     assert rows.count() == 6
+    audit()
     screenshot("rating-list")
 
     page.select_option("#id_country", "PL")
@@ -43,12 +45,14 @@ def test_list_filter_profile_chart_and_languages(live_server, browser_page, scre
     assert canvas.evaluate(CANVAS_INK) > 500
     page.locator("a.breakdown-toggle").first.click()
     assert page.locator("tr.breakdown-row.open").count() == 1
+    audit()
     screenshot("player")
 
     page.get_by_role("button", name="UK").click()
     page.wait_for_load_state()
     assert page.locator("html").get_attribute("lang") == "uk"
     assert "Рейтинг-листи" in page.locator("nav").first.inner_text()
+    audit()
     screenshot("player-uk")
 
     page.get_by_role("button", name="RU").click()
@@ -58,8 +62,10 @@ def test_list_filter_profile_chart_and_languages(live_server, browser_page, scre
 
     page.goto(live_server.url + f"/tournaments/{world.tournaments[0].pk}/")
     assert page.locator("table.crosstable tbody tr").count() == 6
+    audit()
     screenshot("tournament-ru")
 
     page.goto(live_server.url + "/calculator/?game=go&rating_a=2100&rating_b=2000&handicap=0")
     assert page.locator("table.calculator-results tbody tr").count() == 3
+    audit()
     screenshot("calculator-ru")

@@ -80,7 +80,7 @@ def earlier_rated_tournament(club, rating_list, referee, ivan, day: dt.date) -> 
 
 
 def test_admin_enters_referee_approves_player_sees_rating(
-    live_server, browser_page, screenshot, settings
+    live_server, browser_page, screenshot, audit, settings
 ):
     settings.PASSWORD_HASHERS = FAST_HASHERS
     club = ClubFactory(name="Rivne Go Club", slug="rivne")
@@ -122,6 +122,7 @@ def test_admin_enters_referee_approves_player_sees_rating(
     )
     assert "allow class A" in advice.inner_text()
     page.get_by_label("Ukraine EGF").check()
+    audit()
     screenshot("manage-tournament-form")
     page.get_by_role("button", name="Create and add players").click()
     page.wait_for_url("**/players/")
@@ -145,6 +146,7 @@ def test_admin_enters_referee_approves_player_sees_rating(
         form.get_by_role("button", name="Create and add").click()
         page.wait_for_load_state()
     assert page.locator("#participants tbody tr").count() == 4
+    audit()
     screenshot("manage-players")
 
     # --- round 1, then round 2 with a mistake shown next to the field
@@ -159,6 +161,7 @@ def test_admin_enters_referee_approves_player_sees_rating(
     page.wait_for_load_state()
     error = page.locator("tr[data-board='2'] .invalid-feedback")
     assert "already plays on board 1" in error.inner_text()
+    audit()
     screenshot("manage-round-error")
     board(page, 1, "Olena Shevchenko", "Taras Bondar", "white", handicap=5)
     page.get_by_role("button", name="Save round 2").click()
@@ -167,12 +170,14 @@ def test_admin_enters_referee_approves_player_sees_rating(
     rows = page.locator("table.crosstable tbody tr")
     assert rows.count() == 4
     assert rows.first.locator("td").nth(1).inner_text() == "Olena Shevchenko"  # 2 points
+    audit()
     screenshot("manage-round")
 
     page.get_by_role("link", name="Overview").click()
     page.get_by_role("button", name="Submit").click()
     page.wait_for_load_state()
     assert page.locator("[data-status]").first.get_attribute("data-status") == "submitted"
+    audit()
     screenshot("manage-submitted")
     log_out(page)
 
@@ -185,11 +190,13 @@ def test_admin_enters_referee_approves_player_sees_rating(
     ivan_row = impact.filter(has_text="Ivan Kovalenko")
     assert "new" not in ivan_row.locator("td").nth(1).inner_text()
     assert "players are new to Ukraine EGF" in page.locator("#warnings").inner_text()
+    audit()
     screenshot("referee-review")
     page.fill("#id_comment", "Welcome to the list, Rivne!")
     page.get_by_role("button", name="Approve").click()
     page.wait_for_load_state()
     page.locator("#recompute-status [data-rated]").wait_for(timeout=20_000)
+    audit()
     screenshot("referee-approved")
     log_out(page)
 
@@ -203,21 +210,24 @@ def test_admin_enters_referee_approves_player_sees_rating(
     page.locator("a.breakdown-toggle").first.click()
     breakdown = page.locator("tr.breakdown-row.open")
     assert breakdown.count() == 1 and "Olena Shevchenko" in breakdown.inner_text()
+    audit()
     screenshot("story-player")
     page.goto(f"{base}/ratings/ua-egf/")
     ranking = page.locator("table.rating-table tbody tr")
     assert ranking.count() == 6
     assert "Olena Shevchenko" in ranking.first.inner_text()
+    audit()
     screenshot("story-list")
     page.get_by_role("button", name="UK").click()
     page.wait_for_load_state()
     assert page.locator("html").get_attribute("lang") == "uk"
     assert "Рейтинг-листи" in page.locator("nav").first.inner_text()
+    audit()
     screenshot("story-list-uk")
 
 
 def test_rejected_table_comes_back_with_the_comment(
-    live_server, browser_page, screenshot, settings
+    live_server, browser_page, screenshot, audit, settings
 ):
     settings.PASSWORD_HASHERS = FAST_HASHERS
     setup = build()
@@ -239,10 +249,12 @@ def test_rejected_table_comes_back_with_the_comment(
     decision = page.locator("#decision")
     assert "The referee rejected this table" in decision.inner_text()
     assert "Round 2 is missing <b>two</b> games." in decision.inner_text()
+    audit()
     screenshot("manage-rejected")
     page.get_by_role("button", name="UK").click()
     page.wait_for_load_state()
     assert "Арбітр відхилив цю таблицю" in page.locator("#decision").inner_text()
+    audit()
     screenshot("manage-rejected-uk")
     page.get_by_role("button", name="Відкрити для виправлення").click()
     page.wait_for_load_state()

@@ -19,7 +19,7 @@ TABLE = (
 )
 
 
-def test_upload_preview_confirm(live_server, browser_page, screenshot, settings, tmp_path):
+def test_upload_preview_confirm(live_server, browser_page, screenshot, audit, settings, tmp_path):
     settings.PASSWORD_HASHERS = FAST_HASHERS
     setup = build()
     known = MemberFactory(family_name="Kovalenko", given_name="Ivan", club=setup.club)
@@ -31,6 +31,7 @@ def test_upload_preview_confirm(live_server, browser_page, screenshot, settings,
     page.get_by_role("button", name="Upload and preview").click()
     page.wait_for_load_state()
     assert "6" in page.locator("#file-problems tbody td.num").first.inner_text()
+    audit()
     screenshot("import-problems")
 
     good = tmp_path / "lutsk.h9"
@@ -42,6 +43,7 @@ def test_upload_preview_confirm(live_server, browser_page, screenshot, settings,
     assert page.locator("h1").inner_text() == "Lutsk Rapid"
     assert not Tournament.objects.filter(name="Lutsk Rapid").exists()
     page.select_option("select[name=choice-0]", value=str(known.pk))
+    audit()
     screenshot("import-preview")
     page.get_by_role("button", name="Save the tournament").click()
     page.wait_for_load_state()

@@ -9,7 +9,7 @@ from tests.web.data import small_world
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
 
-def test_profile_links_to_the_rating_system_page(live_server, browser_page, screenshot):
+def test_profile_links_to_the_rating_system_page(live_server, browser_page, screenshot, audit):
     world = small_world()
     page = browser_page
     page.goto(live_server.url + f"/players/{world.players[0].pk}/")
@@ -18,4 +18,5 @@ def test_profile_links_to_the_rating_system_page(live_server, browser_page, scre
     assert page.locator("h1").first.inner_text().startswith("European Go Federation")
     assert page.get_by_role("heading", name="Worked example").is_visible()
     assert page.locator("table.system-example span.fig").count() > 10
+    audit()
     screenshot("rating-system-egf")

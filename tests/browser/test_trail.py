@@ -67,7 +67,7 @@ def _as(page, base: str, username: str, next_url: str) -> None:  # noqa: ANN001
 
 
 def test_a_resubmission_in_ukrainian_ends_with_the_approval_mail(
-    live_server, browser_page, screenshot, settings
+    live_server, browser_page, screenshot, audit, settings
 ):
     settings.PASSWORD_HASHERS = FAST_HASHERS
     _club, admin, _referee, players, table = _scene()
@@ -75,11 +75,13 @@ def test_a_resubmission_in_ukrainian_ends_with_the_approval_mail(
     base, page = live_server.url, browser_page
     # the admin submits
     _as(page, base, "club-admin", f"/manage/{table.pk}/")
+    audit()  # the overview, in Ukrainian
     page.click("#submit-table")
     page.wait_for_load_state()
     assert page.locator(".alert-warning").first.is_visible()
     # the referee rejects with a comment
     _as(page, base, "list-referee", f"/referee/{table.pk}/")
+    audit()
     page.fill("#decision-form textarea", "Тур 1: на другій дошці виграли чорні.")
     page.click("#decision-form button[value=reject]")
     page.wait_for_load_state()
@@ -89,6 +91,7 @@ def test_a_resubmission_in_ukrainian_ends_with_the_approval_mail(
     page.click("#reopen-table")
     page.wait_for_load_state()
     page.goto(f"{base}/manage/{table.pk}/rounds/1/")
+    audit()
     page.select_option("#id_board-1-result", value="black")
     page.click("#round-form button[name=save]")
     page.wait_for_load_state()
@@ -102,6 +105,7 @@ def test_a_resubmission_in_ukrainian_ends_with_the_approval_mail(
     assert "Подано знову" in diff and "Тур 1" in diff and players[2].full_name in diff
     conversation = page.locator("#conversation").inner_text()
     assert "Виправили другу дошку, дякуємо." in conversation
+    audit()
     screenshot("issue17-referee-diff-uk")
     page.click("#decision-form button[value=approve]")
     page.wait_for_load_state()
@@ -116,11 +120,12 @@ def test_a_resubmission_in_ukrainian_ends_with_the_approval_mail(
     assert "→" in approvals[0].body
 
 
-def test_withdraw_and_the_referees_reopen(live_server, browser_page, settings):
+def test_withdraw_and_the_referees_reopen(live_server, browser_page, audit, settings):
     settings.PASSWORD_HASHERS = FAST_HASHERS
     _club, _admin, _referee, _players, table = _scene(status="submitted")
     base, page = live_server.url, browser_page
     log_in(page, base, "club-admin", f"/manage/{table.pk}/")
+    audit()
     page.click("#withdraw-table")
     page.wait_for_load_state()
     table.refresh_from_db()
@@ -133,15 +138,17 @@ def test_withdraw_and_the_referees_reopen(live_server, browser_page, settings):
     )
     log_out(page)
     log_in(page, base, "list-referee", f"/referee/{table.pk}/")
+    audit()
     page.fill("#reopen-reason", "The date is wrong.")
     page.click("#reopen-approved")
     page.wait_for_load_state()
     table.refresh_from_db()
     assert table.status == "draft"
     assert "The date is wrong." in page.locator("#conversation").inner_text()
+    audit()
 
 
-def test_the_admin_ticks_players_from_the_clubs_roster(live_server, browser_page, settings):
+def test_the_admin_ticks_players_from_the_clubs_roster(live_server, browser_page, audit, settings):
     settings.PASSWORD_HASHERS = FAST_HASHERS
     club, _admin, _referee, _players, table = _scene()
     newcomer = MemberFactory(club=club, family_name="Ткаченко", given_name="Олена", grade="3k")
@@ -153,19 +160,21 @@ def test_the_admin_ticks_players_from_the_clubs_roster(live_server, browser_page
     page.wait_for_load_state()
     roster = page.locator("#roster-members").inner_text()
     assert "Ткаченко" in roster and "Гончар" not in roster
+    audit()
     page.check(f"#roster-{newcomer.pk}")
     page.locator("#roster-form button[type=submit]").click()
     page.wait_for_load_state()
     assert "Ткаченко" in page.locator("#participants").inner_text()
 
 
-def test_the_tournament_form_follows_the_game(live_server, browser_page, settings):
+def test_the_tournament_form_follows_the_game(live_server, browser_page, audit, settings):
     settings.PASSWORD_HASHERS = FAST_HASHERS
     _scene()
     RatingListFactory(name="Chess list", slug="chess-list", system="orr", game="chess")
     base, page = live_server.url, browser_page
     log_in(page, base, "club-admin", "/manage/new/")
     assert page.input_value("#id_country") == "UA"
+    audit()
     assert page.locator("#id_board_size").is_visible() and page.locator("#id_komi").is_visible()
     page.select_option("#id_game", value="chess")
     assert not page.locator("#id_board_size").is_visible()

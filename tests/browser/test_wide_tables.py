@@ -31,7 +31,9 @@ def _wide_tournament() -> Tournament:
     return tournament
 
 
-def test_wide_crosstable_scrolls_with_a_cue_and_sticky_names(live_server, browser_page, screenshot):
+def test_wide_crosstable_scrolls_with_a_cue_and_sticky_names(
+    live_server, browser_page, screenshot, audit
+):
     tournament = _wide_tournament()
     page = browser_page
     page.set_viewport_size({"width": 1366, "height": 768})
@@ -43,6 +45,7 @@ def test_wide_crosstable_scrolls_with_a_cue_and_sticky_names(live_server, browse
         "() => document.querySelector('[data-scroll-cue]').classList.contains('more-right')"
     )
     assert page.locator(".scroll-hint").is_visible()
+    audit()
     screenshot("wide-crosstable-1366")
 
     name = page.locator("table.crosstable tbody tr").first.locator("td.sticky-name")
@@ -54,6 +57,7 @@ def test_wide_crosstable_scrolls_with_a_cue_and_sticky_names(live_server, browse
     after = name.bounding_box()
     assert abs(after["x"] - before["x"]) < 1  # the name stayed put
     assert "more-right" not in (box.get_attribute("class") or "")
+    audit()
     screenshot("wide-crosstable-1366-scrolled")
     # the page itself does not scroll sideways
     assert page.evaluate("() => document.documentElement.scrollWidth <= window.innerWidth")

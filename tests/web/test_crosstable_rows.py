@@ -25,11 +25,11 @@ TEMPLATE_ROWS = """{% load i18n rating_format %}{% for row in crosstable.rows %}
     <tr>
       <td class="num sticky-col sticky-place">{{ row.participant.place|default:row.number }}</td>
       <td class="sticky-col sticky-name"><a href="{% url 'player_detail' row.participant.member_id %}">{{ row.participant.member.full_name }}</a></td>
-      <td>{{ row.participant.grade|default:"" }}</td>
+      <td class="grade-cell">{{ row.participant.grade|default:"" }}</td>
       <td class="club-cell" title="{% if row.participant.team %}{% translate 'as the results file gives it' %}{% if row.participant.member.club %}; {% translate 'member of' %} {{ row.participant.member.club.name }}{% endif %}{% else %}{{ row.participant.member.club.name|default:'' }}{% endif %}">{% if row.participant.team %}{{ row.participant.team }}{% else %}{{ row.participant.member.club.name|default:"" }}{% endif %}</td>
       {% for cell in row.cells %}<td class="text-center round-cell {{ cell.css }}"{% if cell.opponent %} title="{{ cell.opponent.member.full_name }}"{% endif %}>{{ cell.text }}</td>{% endfor %}
-      <td class="num"><strong>{{ row.points|floatformat:"-1" }}</strong></td>
-      {% for c in row.changes %}<td class="num small text-nowrap">{% if c is None %}—{% elif c.rated %}{{ c.before|rating:c.system }} → {% show_rating c.after c.system c.provisional %} <span class="{{ c.change|change_class }}">{{ c.change|change:c.system }}</span>{% else %}<span class="muted">{% translate "not rated" %}</span>{% endif %}</td>{% endfor %}
+      <td class="num points-cell"><strong>{{ row.points|floatformat:"-1" }}</strong></td>
+      {% for c in row.changes %}<td class="num small text-nowrap change-cell">{% if c is None %}—{% elif c.rated %}<span class="change-before">{{ c.before|rating:c.system }} → </span>{% show_rating c.after c.system c.provisional %} <span class="{{ c.change|change_class }}">{{ c.change|change:c.system }}</span>{% else %}<span class="muted">{% translate "not rated" %}</span>{% endif %}</td>{% endfor %}
     </tr>
   {% endfor %}"""  # noqa: E501
 
