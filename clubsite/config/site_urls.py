@@ -7,6 +7,7 @@ from clubsite.views import members as member_views
 from clubsite.views import public as site_views
 from ratings.views import api
 from ratings.views import baseline as baseline_views
+from ratings.views import downloads as download_views
 from ratings.views import public as rating_views
 from ratings.views import system_help as system_help_views
 from tournaments.views import public as tournament_views
@@ -18,6 +19,16 @@ urlpatterns = [
     path("ratings/<slug:slug>/", rating_views.rating_list, name="rating_list"),
     path("ratings/<slug:slug>/csv/", rating_views.rating_list_csv, name="rating_list_csv"),
     path("ratings/<slug:slug>/baseline/", baseline_views.list_baseline, name="list_baseline"),
+    re_path(
+        r"^ratings/(?P<slug>[-\w]+)/file/(?P<fmt>egd|fide)/$",
+        download_views.rating_list_file,
+        name="rating_list_file",
+    ),
+    re_path(
+        r"^ratings/(?P<slug>[-\w]+)/(?P<date>\d{4}-\d{2}-\d{2})/file/(?P<fmt>egd|fide)/$",
+        download_views.rating_snapshot_file,
+        name="rating_snapshot_file",
+    ),
     re_path(
         r"^ratings/(?P<slug>[-\w]+)/(?P<date>\d{4}-\d{2}-\d{2})/$",
         rating_views.rating_snapshot,
