@@ -9,6 +9,7 @@ from ratings.views import api
 from ratings.views import baseline as baseline_views
 from ratings.views import downloads as download_views
 from ratings.views import public as rating_views
+from ratings.views import search as search_views
 from ratings.views import system_help as system_help_views
 from tournaments.views import public as tournament_views
 from tournaments.views import tournament as rated_tournament_views
@@ -16,6 +17,7 @@ from tournaments.views import tournament as rated_tournament_views
 urlpatterns = [
     path("", site_views.home, name="home"),
     path("ratings/", rating_views.rating_lists, name="rating_lists"),
+    path("search/", search_views.site_search, name="site_search"),
     path("ratings/<slug:slug>/", rating_views.rating_list, name="rating_list"),
     path("ratings/<slug:slug>/csv/", rating_views.rating_list_csv, name="rating_list_csv"),
     path("ratings/<slug:slug>/baseline/", baseline_views.list_baseline, name="list_baseline"),
