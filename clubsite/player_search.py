@@ -9,6 +9,7 @@ spelling, then the names that only start so.
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 
 from django.db.models import Q
@@ -55,18 +56,27 @@ def _closeness(index: NameIndex, text: str) -> dict[int, int]:
     return closeness
 
 
-def member_search(text: str, *, limit: int = 20) -> SearchResult:
+def member_q(text: str, prefix: str = "") -> Q:
+    """The members `text` names, as a condition on `prefix` + member (a list's entries:
+    "member__"); a number is an EGD PIN or a FIDE ID."""
+    text = text.strip()[:MAX_TYPED]
+    if is_ascii_number(text):
+        return Q(**{f"{prefix}egd_pin": text}) | Q(**{f"{prefix}fide_id": text})
+    ids = member_name_index().ids_for(text)
+    return Q(**{f"{prefix}id__in": sorted(ids)})
+
+
+def member_search(text: str, *, limit: int = 20, exclude: Iterable[int] = ()) -> SearchResult:
     """The members `text` names, best first (see the module's docstring)."""
     text = text.strip()[:MAX_TYPED]
     if not text:
         return SearchResult([], 0)
     if is_ascii_number(text):
-        found = list(
-            Member.objects.filter(_number_q(text)).select_related("club").order_by("pk")[:limit]
-        )
+        numbered = Member.objects.filter(_number_q(text)).exclude(pk__in=list(exclude))
+        found = list(numbered.select_related("club").order_by("pk")[:limit])
         return SearchResult(found, len(found))
     index = member_name_index()
-    ids = index.ids_for(text)
+    ids = index.ids_for(text) - set(exclude)
     closeness = _closeness(index, text)
     best = sorted(ids, key=lambda pk: (closeness.get(pk, 2), index.names.get(pk, ""), pk))
     chosen = best[:limit]

@@ -8,11 +8,12 @@ from typing import Any
 
 import django_filters
 from django import forms
-from django.db.models import Q, QuerySet
+from django.db.models import QuerySet
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
 from clubsite.fields import parse_grade
+from clubsite.player_search import member_q
 from clubsite.widgets import FastSelect
 from ratings.models import RatingList
 from ratings.selectors import active_filter, rating_list_club_choices
@@ -60,21 +61,15 @@ class RatingEntryFilter(django_filters.FilterSet):
         self.filters["club"].extra["choices"] = partial(rating_list_club_choices, rating_list)
         self.rating_list = rating_list
         self.form.fields["q"].widget = forms.TextInput(
-            attrs={"placeholder": _("any part"), "type": "search"}
+            attrs={"placeholder": _("Name, EGD PIN or FIDE ID"), "type": "search"}
         )
         for name in ("country", "club", "grade_min", "grade_max", "active"):
             field = self.form.fields[name]
             field.widget = FastSelect(choices=field.choices)
 
     def filter_name(self, queryset: QuerySet, name: str, value: str) -> QuerySet:
-        query = Q()
-        for word in value.split()[:4]:
-            query &= (
-                Q(member__family_name__icontains=word)
-                | Q(member__given_name__icontains=word)
-                | Q(member__native_name__icontains=word)
-            )
-        return queryset.filter(query)
+        """The site search's names (any script or spelling), EGD PIN or FIDE ID."""
+        return queryset.filter(member_q(value, "member__"))
 
     def _grade_ranks(self) -> tuple[int | None, int | None]:
         """The range's ends as ranks, weaker first: "from 5k to 15k" means 15k..5k."""

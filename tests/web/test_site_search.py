@@ -83,3 +83,24 @@ def test_the_calculator_reads_the_same_search(client, people):
         reverse("calculator"), {"game": "go", "a": "Гнатюк", "rating_b": 1800}
     ).content.decode()
     assert "Nobody is called" not in response and "Hnatyuk" in response
+
+
+def test_the_list_page_and_the_admins_find_a_member_read_the_same_search(client, people):
+    hnatyuk, others = people
+    url = reverse("rating_list", args=["ufgo"])
+    for typed in ("Гнатюк", "Hnatiuk", "13633719", "14109336"):
+        page = client.get(url, {"q": typed}).content.decode()
+        assert reverse("player_detail", args=[hnatyuk.pk]) in page, typed
+    assert (
+        reverse("player_detail", args=[hnatyuk.pk])
+        not in client.get(url, {"q": "Shevchuk"}).content.decode()
+    )
+
+    from tests.factories import ParticipantFactory, TournamentFactory
+    from tournaments.manage_selectors import member_search as admin_search
+
+    tournament = TournamentFactory()
+    assert admin_search("Hnatiuk", exclude_tournament=tournament) == [hnatyuk]
+    assert admin_search("Shevchuk", exclude_tournament=tournament)[0] == others["shevchuk"]
+    ParticipantFactory(tournament=tournament, member=hnatyuk)
+    assert admin_search("Hnatiuk", exclude_tournament=tournament) == []  # already plays
