@@ -28,9 +28,16 @@ class SearchResult:
     total: int  # how many matched
 
 
+def _numbers_q(text: str, prefix: str = "") -> Q:
+    """An EGD PIN or a FIDE ID. Each is found through its partial unique index, which
+    SQLite uses only when the query repeats the index's condition."""
+    pin, fide = f"{prefix}egd_pin", f"{prefix}fide_id"
+    return (Q(**{pin: text}) & ~Q(**{pin: ""})) | (Q(**{fide: text}) & ~Q(**{fide: ""}))
+
+
 def _number_q(text: str) -> Q:
     """An EGD PIN, a FIDE ID or a member's number."""
-    query = Q(egd_pin=text) | Q(fide_id=text)
+    query = _numbers_q(text)
     number = int_or_none(text, minimum=1, maximum=MAX_ID)
     return query | Q(pk=number) if number else query
 
@@ -61,7 +68,7 @@ def member_q(text: str, prefix: str = "") -> Q:
     "member__"); a number is an EGD PIN or a FIDE ID."""
     text = text.strip()[:MAX_TYPED]
     if is_ascii_number(text):
-        return Q(**{f"{prefix}egd_pin": text}) | Q(**{f"{prefix}fide_id": text})
+        return _numbers_q(text, prefix)
     ids = member_name_index().ids_for(text)
     return Q(**{f"{prefix}id__in": sorted(ids)})
 
