@@ -467,6 +467,7 @@ class ListSection:
     rating_list: RatingList
     entry: RatingEntry | None
     lines: list[HistoryLine] = field(default_factory=list)
+    standing: Any = None  # ratings.standings.Standing, set by the profile page
 
 
 @dataclass

@@ -11,6 +11,7 @@ from django.core.exceptions import ObjectDoesNotExist
 from django.db.models import Q, QuerySet
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, render
+from django.utils import timezone
 from django.utils.html import format_html
 from django.utils.safestring import SafeString, mark_safe
 from django.utils.text import slugify
@@ -39,6 +40,7 @@ from ratings.display.formatting import (
 )
 from ratings.display.system_titles import system_title
 from ratings.models import PublishedList, RatingEntry, RatingList
+from ratings.standings import standing
 from ratings.views import calculator_links, filters, history_rows, list_counts, list_rows
 from ratings.views.filters import RatingEntryFilter
 from ratings.views.pagination import COUNT_SECONDS, CachedCountPaginator
@@ -439,6 +441,10 @@ def player_detail(request: HttpRequest, pk: int) -> HttpResponse:
         raise Http404 from error
     profile = selectors.player_profile(member)
     _decorate(profile)
+    today = timezone.localdate()
+    for section in profile.sections:
+        rows = [line.row for line in section.lines]
+        section.standing = standing(section.rating_list, section.entry, member.country, rows, today)
     labels = history_rows.RowLabels.make(member.pk)
     breakdown_head = _breakdown_head()
     for section in profile.sections:
