@@ -19,13 +19,15 @@ from dataclasses import dataclass
 from typing import Any
 
 from django.core.cache import cache
+from django.db.models import Max
 
-from ratings.models import RatingEntry, RatingList
+from ratings.models import RatingEntry, RatingHistory, RatingList
 from ratings.selectors import active_q, list_version_key
 
 EVERYONE = ""  # the whole list, among the countries
 # The keys change with the list's entries and the day: kept until then.
 KEEP_SECONDS = 24 * 3600
+CHUNK = 5000  # members per query (SQLite's limit of a statement's parameters)
 
 
 @dataclass(frozen=True)
@@ -80,21 +82,43 @@ def year_before(today: dt.date) -> dt.date:
 
 
 def r_max(rows: list[Any], current: float | None, today: dt.date) -> float | None:
-    """The highest rating he held in the 12 months up to `today`: the one he started the
-    period with, and each one a tournament in it left him with. `rows` are his history
-    rows in this list (with `date`, `rating_in`, `after`) in any order."""
+    """The highest rating he held in the 12 months up to `today`: the one he holds now, and
+    each one he came into or left a tournament of the period with. `rows` are his history
+    rows in this list (with `date`, `rating_in`, `after`), in any order."""
     since = year_before(today)
-    ordered = sorted(rows, key=lambda row: row.date)
-    before = [row.after for row in ordered if row.date < since and row.after is not None]
-    within = [row for row in ordered if since <= row.date <= today]
-    if before:
-        held = [before[-1]]
-    elif within:
-        held = [within[0].rating_in] if within[0].rating_in is not None else []
-    else:
-        held = [current] if current is not None else []
-    held += [row.after for row in within if row.after is not None]
-    return max(held) if held else None
+    held = [current] + [
+        value for row in rows if since <= row.date <= today for value in (row.rating_in, row.after)
+    ]
+    known = [value for value in held if value is not None]
+    return max(known) if known else None
+
+
+def r_max_of(
+    rating_list: RatingList, current: dict[int, float | None], today: dt.date
+) -> dict[int, float | None]:
+    """`r_max` of many members (member id -> his current rating), a query per 5,000."""
+    since = year_before(today)
+    highest: dict[int, float] = {}
+    ids = sorted(current)
+    for at in range(0, len(ids), CHUNK):
+        rows = (
+            RatingHistory.objects.filter(
+                rating_list=rating_list, member_id__in=ids[at : at + CHUNK],
+                date__gte=since, date__lte=today,
+            )
+            .order_by()
+            .values("member_id")
+            .annotate(came_in=Max("rating_in"), left=Max("after"))
+        )  # fmt: skip
+        for row in rows:
+            values = [v for v in (row["came_in"], row["left"]) if v is not None]
+            if values:
+                highest[row["member_id"]] = max(values)
+    found: dict[int, float | None] = {}
+    for member_id, rating in current.items():
+        known = [v for v in (rating, highest.get(member_id)) if v is not None]
+        found[member_id] = max(known) if known else None
+    return found
 
 
 def standing(
