@@ -3,6 +3,7 @@
 from django.urls import include, path, re_path
 
 from clubsite.views import account as views
+from clubsite.views import claims as claim_views
 from clubsite.views import members as member_views
 from clubsite.views import public as site_views
 from ratings.views import api
@@ -47,6 +48,8 @@ urlpatterns = [
     path("players/<int:pk>/history/", member_views.member_history, name="member_history"),
     path("players/<int:pk>/merge/", member_views.member_merge, name="member_merge"),
     path("me/", views.my_profile, name="my_profile"),
+    path("players/<int:pk>/this-is-me/", claim_views.member_claim, name="member_claim"),
+    path("me/requests/", claim_views.member_claims, name="member_claims"),
     path("tournaments/", tournament_views.tournament_list, name="tournament_list"),
     path(
         "tournaments/<int:pk>/", rated_tournament_views.tournament_detail, name="tournament_detail"
