@@ -1,6 +1,6 @@
-""" "This is me" (issue 56): a signed-in user asks to be linked to a member; the member's
-club admin (or staff) confirms or refuses it on the requests page; "my profile" then
-leads to his ratings."""
+"""The "this is me" requests (issue 56): a signed-in user asks to be linked to a member;
+the member's club admin (or staff) confirms or refuses it on the requests page; "my
+profile" then leads to his ratings."""
 
 from __future__ import annotations
 
