@@ -1,7 +1,7 @@
 from django.contrib import admin
 from simple_history.admin import SimpleHistoryAdmin
 
-from clubsite.models import Club, FideRating, Member, Profile
+from clubsite.models import Club, FideRating, Member, MemberClaim, Profile
 
 
 @admin.register(Club)
@@ -81,3 +81,14 @@ class ProfileAdmin(admin.ModelAdmin):
     search_fields = ["user__username", "user__email"]
     list_select_related = ["user"]
     autocomplete_fields = ["user"]
+
+
+@admin.register(MemberClaim)
+class MemberClaimAdmin(ViewOnlyAdmin):
+    """The "this is me" requests, to look up: decided on their page (`/me/requests/`),
+    where the decision links the account and who may decide is checked."""
+
+    list_display = ["user", "member", "state", "created_at", "decided_by", "decided_at"]
+    list_filter = ["state"]
+    search_fields = ["user__username", "member__family_name", "member__given_name"]
+    list_select_related = ["user", "member", "decided_by"]

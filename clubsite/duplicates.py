@@ -1,8 +1,8 @@
 """One person, one member: the members a new one may already be (issue 14).
 
-A name is compared by its *skeleton*: Cyrillic transliterated to Latin, accents dropped,
-and the spellings transliterations disagree on folded together (sh/š/sz, ch/č/cz, kh/h/g,
-y/i/j, w/v, doubled letters), so Shevchuk, Ševčuk and Шевчук are one name. Same EGD PIN
+A name is compared by its *skeleton* (`name_index.skeleton`): Cyrillic transliterated to
+Latin, accents dropped, and the spellings transliterations disagree on folded together
+(sh/š/sz, ch/č/cz, kh/h/g, y/i/j, w/v, doubled letters), so Shevchuk, Ševčuk and Шевчук are one name. Same EGD PIN
 or FIDE ID is the same person whatever the name; a same birth year or club is said
 beside a name match, for the admin to choose. Digits stay in the skeleton: "Guest 1" and
 "Guest 2" are two people.
@@ -13,8 +13,6 @@ Identity page and the referee's warnings all ask it.
 
 from __future__ import annotations
 
-import re
-import unicodedata
 from collections import defaultdict
 from collections.abc import Collection, Iterable
 from dataclasses import dataclass
@@ -23,52 +21,9 @@ from django.db.models import Q
 from django.utils.translation import gettext as _
 
 from clubsite.models import Club, Member
+from clubsite.name_index import CYRILLIC, member_name_index, name_keys, native_keys, skeleton
 
-# Ukrainian and Russian letters, each as one Latin spelling; the skeleton folds the rest.
-CYRILLIC = {
-    "а": "a", "б": "b", "в": "v", "г": "h", "ґ": "g", "д": "d", "е": "e", "є": "ie",
-    "ё": "io", "ж": "zh", "з": "z", "и": "y", "і": "i", "ї": "i", "й": "i", "к": "k",
-    "л": "l", "м": "m", "н": "n", "о": "o", "п": "p", "р": "r", "с": "s", "т": "t",
-    "у": "u", "ф": "f", "х": "kh", "ц": "ts", "ч": "ch", "ш": "sh", "щ": "shch", "ъ": "",
-    "ы": "y", "ь": "", "э": "e", "ю": "iu", "я": "ia", "'": "", "’": "", "ʼ": "",
-}  # fmt: skip
-# Longest first: what different transliterations write for one sound.
-FOLDS = [
-    ("shch", "s"), ("sch", "s"), ("sz", "s"), ("sh", "s"), ("zh", "z"), ("ch", "c"),
-    ("cz", "c"), ("tsch", "c"), ("tch", "c"), ("ts", "c"), ("tz", "c"), ("kh", "h"),
-    ("ck", "k"), ("q", "k"), ("x", "ks"), ("w", "v"), ("ph", "f"), ("h", "g"), ("y", "i"),
-    ("j", "i"), ("ie", "e"), ("ye", "e"), ("ii", "i"), ("iu", "u"), ("yu", "u"), ("ia", "a"),
-    ("ya", "a"),
-]  # fmt: skip
-
-
-def skeleton(text: str) -> str:
-    """A name as the transliterations agree on it (see the module's docstring)."""
-    lowered = "".join(CYRILLIC.get(ch, ch) for ch in (text or "").lower())
-    plain = "".join(
-        ch for ch in unicodedata.normalize("NFKD", lowered) if not unicodedata.combining(ch)
-    )
-    plain = plain.replace("ł", "l").replace("ß", "ss")
-    letters = re.sub(r"[^a-z0-9]", "", plain)
-    for written, folded in FOLDS:
-        letters = letters.replace(written, folded)
-    # Doubled letters fold; doubled digits are another number ("Guest 11" is not "Guest 1").
-    return re.sub(r"([a-z])\1+", r"\1", letters)
-
-
-def name_keys(family_name: str, given_name: str) -> set[str]:
-    """Both orders of the name: files write "Family Given" and "Given Family"."""
-    family, given = skeleton(family_name), skeleton(given_name)
-    if not family:
-        return set()
-    return {f"{family} {given}", f"{given} {family}"}
-
-
-def native_keys(native_name: str) -> set[str]:
-    parts = (native_name or "").split()
-    if len(parts) < 2:
-        return set()
-    return name_keys(parts[0], " ".join(parts[1:])) | name_keys(parts[-1], " ".join(parts[:-1]))
+__all__ = ["CYRILLIC", "Candidate", "DuplicateIndex", "name_keys", "native_keys", "skeleton"]
 
 
 @dataclass(frozen=True)
@@ -127,20 +82,17 @@ def _reasons(person: Person, member: Member, *, named: bool, playing: bool) -> t
 
 
 class DuplicateIndex:
-    """Members by name skeleton, read once (an import asks for many players). Every
-    member, or only `members` (a table's players, checked against each other)."""
+    """Members by name skeleton: every member (the index the search reads too,
+    name_index.py), or only `members` (a table's players, checked against each other)."""
 
     def __init__(self, members: Iterable[Member] | None = None) -> None:
-        self.by_key: dict[str, set[int]] = defaultdict(set)
         if members is None:
-            rows = Member.objects.values_list(
-                "id", "family_name", "given_name", "native_name"
-            ).iterator(chunk_size=5000)
-        else:
-            rows = ((m.pk, m.family_name, m.given_name, m.native_name) for m in members)
-        for pk, family, given, native in rows:
-            for key in name_keys(family, given) | native_keys(native):
-                self.by_key[key].add(pk)
+            self.by_key = member_name_index().by_key
+            return
+        self.by_key = defaultdict(set)
+        for m in members:
+            for key in name_keys(m.family_name, m.given_name) | native_keys(m.native_name):
+                self.by_key[key].add(m.pk)
 
     def named(self, person: Person) -> set[int]:
         keys = name_keys(person.family_name, person.given_name)

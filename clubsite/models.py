@@ -201,3 +201,43 @@ class Profile(models.Model):
 
     def __str__(self) -> str:
         return f"profile of {self.user}"
+
+
+class MemberClaim(models.Model):
+    """A signed-in user's "this is me" about a member (issue 56): pending until the
+    member's club admin (or staff) confirms it, which links the account to the member, or
+    refuses it."""
+
+    class State(models.TextChoices):
+        PENDING = "pending", _("waiting for confirmation")
+        CONFIRMED = "confirmed", _("confirmed")
+        REFUSED = "refused", _("refused")
+
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="member_claims"
+    )
+    member = models.ForeignKey(Member, on_delete=models.CASCADE, related_name="claims")
+    state = models.CharField(
+        _("state"), max_length=10, choices=State.choices, default=State.PENDING
+    )
+    created_at = models.DateTimeField(auto_now_add=True)
+    decided_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
+        related_name="+",
+    )
+    decided_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        verbose_name = _("\u201cthis is me\u201d request")
+        verbose_name_plural = _("\u201cthis is me\u201d requests")
+        constraints = [
+            models.UniqueConstraint(
+                fields=["user"], condition=Q(state="pending"), name="claim_one_pending_per_user"
+            )
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.user} is {self.member}? ({self.state})"

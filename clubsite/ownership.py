@@ -40,3 +40,10 @@ def may_add_to_club(user: User | None, club: Club | None) -> bool:
 def may_see_member_history(user: User | None, member: Member) -> bool:
     """His record's changes are shown to staff and to his club's admins."""
     return may_edit_member(user, member)
+
+
+def may_confirm_member_claim(user: User | None, member: Member) -> bool:
+    """Who confirms that an account is this member ("this is me", issue 56): whoever keeps
+    his record, his club's admins and staff. The one check of it: a registrar's rights
+    (the rules module of the `authority` work) are to be added here."""
+    return may_edit_member(user, member)

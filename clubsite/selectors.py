@@ -9,7 +9,10 @@ import datetime
 from dataclasses import dataclass
 from typing import Any
 
-from clubsite.models import Club, Member, Profile
+from django.db.models import QuerySet
+
+from clubsite.models import Club, Member, MemberClaim, Profile
+from clubsite.ownership import clubs_administered
 
 
 def club_get(slug: str) -> Club:
@@ -78,3 +81,21 @@ def member_changes(member: Member) -> list[MemberChange]:
 def profile_for_user(user: object) -> Profile:
     """The user's settings; an unsaved one with the defaults when he never saved any."""
     return Profile.objects.filter(user=user).first() or Profile(user=user)  # type: ignore[misc]
+
+
+def member_claim_pending_for_user(user: object) -> MemberClaim | None:
+    return (
+        MemberClaim.objects.filter(user=user, state=MemberClaim.State.PENDING)
+        .select_related("member")
+        .first()
+    )
+
+
+def member_claims_to_decide(user: object) -> QuerySet[MemberClaim]:
+    """The pending "this is me" requests he may decide: his clubs' members' (staff: all)."""
+    claims = MemberClaim.objects.filter(state=MemberClaim.State.PENDING).select_related(
+        "user", "member__club"
+    )
+    if not getattr(user, "is_staff", False):
+        claims = claims.filter(member__club__in=clubs_administered(user))  # type: ignore[arg-type]
+    return claims.order_by("created_at", "pk")

@@ -7,10 +7,11 @@ from django.contrib.auth import get_user_model
 from django.contrib.auth.models import AbstractBaseUser
 from django.core.exceptions import PermissionDenied, ValidationError
 from django.db import transaction
+from django.utils import timezone
 from django.utils.translation import gettext as _
 
-from clubsite.models import Member, Profile
-from clubsite.ownership import may_add_to_club, may_edit_member
+from clubsite.models import Member, MemberClaim, Profile
+from clubsite.ownership import may_add_to_club, may_confirm_member_claim, may_edit_member
 
 
 @transaction.atomic
@@ -95,3 +96,39 @@ def profile_update(*, user: AbstractBaseUser, language: str, **flags: bool) -> P
     profile.full_clean()
     profile.save()
     return profile
+
+
+def member_claim_create(*, user: AbstractBaseUser, member: Member) -> MemberClaim:
+    """A signed-in user says he is `member`: a request his club's admin decides. One
+    request at a time, for a member no account has, by a user no member is linked to."""
+    if not user.is_authenticated:
+        raise PermissionDenied
+    if Member.objects.filter(user=user).exists():
+        raise ValidationError(_("Your account is already linked to a player."))
+    if member.user_id is not None:
+        raise ValidationError(_("This player is already linked to an account."))
+    if MemberClaim.objects.filter(user=user, state=MemberClaim.State.PENDING).exists():
+        raise ValidationError(_("You have asked already; wait until it is decided."))
+    return MemberClaim.objects.create(user=user, member=member)
+
+
+@transaction.atomic
+def member_claim_decide(*, claim: MemberClaim, by: AbstractBaseUser, confirm: bool) -> None:
+    """Confirm (the account is linked to the member) or refuse a pending request; only
+    who `may_confirm_member_claim` decides."""
+    claim = MemberClaim.objects.select_for_update().select_related("member__club").get(pk=claim.pk)
+    if not may_confirm_member_claim(by, claim.member):
+        raise PermissionDenied
+    if claim.state != MemberClaim.State.PENDING:
+        raise ValidationError(_("This request is decided already."))
+    if confirm:
+        member = claim.member
+        if member.user_id is not None or Member.objects.filter(user=claim.user).exists():
+            raise ValidationError(_("The player or the account is linked already."))
+        member.user = claim.user
+        member._change_reason = f"linked to account {claim.user_id} (this is me)"
+        member.save(update_fields=["user"])
+    claim.state = MemberClaim.State.CONFIRMED if confirm else MemberClaim.State.REFUSED
+    claim.decided_by = by
+    claim.decided_at = timezone.now()
+    claim.save(update_fields=["state", "decided_by", "decided_at"])

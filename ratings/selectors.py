@@ -89,6 +89,7 @@ def rating_entries(rating_list: RatingList) -> QuerySet[RatingEntry]:
             "active_until", "rating_list_id",
             "member__id", "member__family_name", "member__given_name", "member__country",
             "member__club__id", "member__club__name", "member__club__slug",
+            "member__egd_pin", "member__fide_id", "member__fide_title",
         )
     )  # fmt: skip
 
@@ -470,6 +471,7 @@ class ListSection:
     rating_list: RatingList
     entry: RatingEntry | None
     lines: list[HistoryLine] = field(default_factory=list)
+    standing: Any = None  # ratings.standings.Standing, set by the profile page
 
 
 @dataclass

@@ -41,6 +41,15 @@ def _empty_cache():
 
 
 @pytest.fixture(autouse=True)
+def _fresh_name_index():
+    """Each test reads the members afresh: a rolled-back test's ids are reused."""
+    from clubsite.name_index import forget_name_index
+
+    forget_name_index()
+    yield
+
+
+@pytest.fixture(autouse=True)
 def _eager_tasks():
     previous = celery_app.conf.task_always_eager
     celery_app.conf.task_always_eager = True

@@ -11,6 +11,7 @@ from django.db.models import Count, Q, QuerySet
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
+from clubsite import player_search
 from clubsite.models import Club, Member
 from ratings.systems.ufgo.grades import event_eligibility
 from tournaments.models import Game, Participant, Tournament
@@ -40,25 +41,12 @@ def tournaments_managed(user: AbstractBaseUser) -> QuerySet[Tournament]:
 
 
 def member_search(query: str, *, exclude_tournament: Tournament, limit: int = 20) -> list[Member]:
-    """Members whose name (either order), EGD PIN or FIDE ID matches, not yet playing."""
-    words = query.split()
-    if not words:
-        return []
-    condition = Q()
-    for word in words[:4]:
-        condition &= (
-            Q(family_name__icontains=word)
-            | Q(given_name__icontains=word)
-            | Q(native_name__icontains=word)
-            | Q(egd_pin=word)
-            | Q(fide_id=word)
-        )
-    return list(
-        Member.objects.filter(condition)
-        .exclude(participations__tournament=exclude_tournament)
-        .select_related("club")
-        .order_by("family_name", "given_name")[:limit]
+    """The site search's members (a name in any script or spelling, EGD PIN, FIDE ID;
+    the exact name first), not yet playing."""
+    playing = Participant.objects.filter(tournament=exclude_tournament).values_list(
+        "member_id", flat=True
     )
+    return player_search.member_search(query, limit=limit, exclude=set(playing)).members
 
 
 def tournament_members(tournament: Tournament) -> QuerySet[Member]:

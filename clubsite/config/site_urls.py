@@ -3,11 +3,14 @@
 from django.urls import include, path, re_path
 
 from clubsite.views import account as views
+from clubsite.views import claims as claim_views
 from clubsite.views import members as member_views
 from clubsite.views import public as site_views
 from ratings.views import api
 from ratings.views import baseline as baseline_views
+from ratings.views import downloads as download_views
 from ratings.views import public as rating_views
+from ratings.views import search as search_views
 from ratings.views import system_help as system_help_views
 from tournaments.views import public as tournament_views
 from tournaments.views import tournament as rated_tournament_views
@@ -15,9 +18,20 @@ from tournaments.views import tournament as rated_tournament_views
 urlpatterns = [
     path("", site_views.home, name="home"),
     path("ratings/", rating_views.rating_lists, name="rating_lists"),
+    path("search/", search_views.site_search, name="site_search"),
     path("ratings/<slug:slug>/", rating_views.rating_list, name="rating_list"),
     path("ratings/<slug:slug>/csv/", rating_views.rating_list_csv, name="rating_list_csv"),
     path("ratings/<slug:slug>/baseline/", baseline_views.list_baseline, name="list_baseline"),
+    re_path(
+        r"^ratings/(?P<slug>[-\w]+)/file/(?P<fmt>egd|fide)/$",
+        download_views.rating_list_file,
+        name="rating_list_file",
+    ),
+    re_path(
+        r"^ratings/(?P<slug>[-\w]+)/(?P<date>\d{4}-\d{2}-\d{2})/file/(?P<fmt>egd|fide)/$",
+        download_views.rating_snapshot_file,
+        name="rating_snapshot_file",
+    ),
     re_path(
         r"^ratings/(?P<slug>[-\w]+)/(?P<date>\d{4}-\d{2}-\d{2})/$",
         rating_views.rating_snapshot,
@@ -34,6 +48,8 @@ urlpatterns = [
     path("players/<int:pk>/history/", member_views.member_history, name="member_history"),
     path("players/<int:pk>/merge/", member_views.member_merge, name="member_merge"),
     path("me/", views.my_profile, name="my_profile"),
+    path("players/<int:pk>/this-is-me/", claim_views.member_claim, name="member_claim"),
+    path("me/requests/", claim_views.member_claims, name="member_claims"),
     path("tournaments/", tournament_views.tournament_list, name="tournament_list"),
     path(
         "tournaments/<int:pk>/", rated_tournament_views.tournament_detail, name="tournament_detail"

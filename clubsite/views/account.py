@@ -86,5 +86,14 @@ def _page(
     return render(
         request,
         "clubsite/my_profile.html",
-        {"member": member, "form": form, "mail_form": mail_form, "date_form": date_form},
+        {
+            "member": member,
+            "form": form,
+            "mail_form": mail_form,
+            "date_form": date_form,
+            "pending_claim": None
+            if member
+            else selectors.member_claim_pending_for_user(request.user),
+            "claims_to_decide": selectors.member_claims_to_decide(request.user).count(),
+        },
     )

@@ -15,6 +15,7 @@ from django.utils.text import slugify
 from django.utils.translation import gettext as _
 
 from clubsite.models import Member
+from tournaments.formats.egd_list import club_column
 from tournaments.formats.list_model import ListRow, RatingListFile
 from tournaments.importing.common import FIDE_COUNTRIES
 
@@ -207,9 +208,11 @@ def _members(query: Any, ids: set[int]) -> dict[int, Member]:
 def _same_club(member: Member, row: ListRow) -> bool:
     if member.club is None or not row.club:
         return False
-    return name_key(member.club.name) == name_key(row.club) or member.club.slug in (
-        slugify(row.club),
-        club_slug(row),
+    return (
+        name_key(member.club.name) == name_key(row.club)
+        or member.club.slug in (slugify(row.club), club_slug(row))
+        # the EGD's layout (and our export in it) cuts a club's name at 4 characters
+        or club_column(member.club.name).casefold() == row.club.casefold()
     )
 
 

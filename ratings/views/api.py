@@ -11,7 +11,7 @@ from typing import Any
 
 from django.core.cache import cache
 from django.core.exceptions import ObjectDoesNotExist
-from django.db.models import QuerySet
+from django.db.models import Q, QuerySet
 from django.http import Http404, HttpRequest, JsonResponse
 from django.shortcuts import get_object_or_404
 from django.urls import reverse
@@ -26,6 +26,7 @@ from ratings.display.formatting import rating_number
 from ratings.models import RatingEntry, RatingHistory, RatingList
 from ratings.recompute.reads import any_of
 from ratings.systems.registry import SYSTEMS
+from ratings.views.filters import category_q
 from ratings.views.pagination import COUNT_SECONDS
 from tournaments import selectors as tournament_selectors
 from tournaments.models import Game, Tournament
@@ -95,14 +96,19 @@ def api_rating_lists(request: HttpRequest) -> JsonResponse:
 @csrf_exempt
 @require_safe
 def api_rating_list(request: HttpRequest, slug: str) -> JsonResponse:
-    """Entries by rating: `?active=all` for everyone, `offset`, `limit` (≤ 10000)."""
+    """Entries by rating: `?active=all` for everyone, `sex`, `category` (as the page's
+    filter), `offset`, `limit` (≤ 10000)."""
     rating_list = get_object_or_404(RatingList, slug=slug)
     entries = selectors.rating_entries(rating_list)
     everyone = request.GET.get("active") == "all"
     today = timezone.localdate()
     if not everyone:
         entries = entries.filter(selectors.active_filter(rating_list, today))
-    total = _count(entries, selectors.list_version_key(rating_list, "api", everyone, today))
+    chosen = _chosen_players(request, today)  # sex and age category, as the page's filter
+    for condition in chosen.values():
+        entries = entries.filter(condition)
+    version = ("api", everyone, today, *sorted(chosen))
+    total = _count(entries, selectors.list_version_key(rating_list, *version))
     offset = _int(request.GET.get("offset"), 0, 0, 10**9)
     limit = _int(request.GET.get("limit"), DEFAULT_LIMIT, 1, MAX_LIMIT)
     system = rating_list.system
@@ -111,7 +117,7 @@ def api_rating_list(request: HttpRequest, slug: str) -> JsonResponse:
         ranked = selectors.with_rank(entries).order_by(*API_ORDER, "pk")
         rows = list(ranked.values_list("rank", *_PLAYER_FIELDS)[:limit])
     elif offset < total:
-        key = partial(selectors.list_version_key, rating_list, "api", everyone, today)
+        key = partial(selectors.list_version_key, rating_list, *version)
         rows = _ranked_window(entries, key, start=offset, stop=offset + limit, total=total)
     players = [
         {
@@ -130,10 +136,13 @@ def api_rating_list(request: HttpRequest, slug: str) -> JsonResponse:
             "games": games,
             "last_played": _date(last_played),
             "active_until": _date(active_until),
+            "egd_pin": egd_pin or None,
+            "fide_id": fide_id or None,
+            "title": title or None,
         }
         for (
             rank, member_id, given, family, country, club, grade, rating, provisional,
-            tournaments, games, last_played, active_until,
+            tournaments, games, last_played, active_until, egd_pin, fide_id, title,
         ) in rows
     ]  # fmt: skip
     return _json(
@@ -160,8 +169,21 @@ API_ORDER = ("-rating", "member__family_name")  # then the entry's id
 _PLAYER_FIELDS = (
     "member_id", "member__given_name", "member__family_name", "member__country",
     "member__club__name", "grade", "rating", "provisional", "tournaments", "games",
-    "last_played", "active_until",
+    "last_played", "active_until", "member__egd_pin", "member__fide_id", "member__fide_title",
 )  # fmt: skip
+
+
+def _chosen_players(request: HttpRequest, today: Any) -> dict[str, Q]:
+    """`?sex=f|m` and `?category=u8…u20|50+|65+` as conditions, by name (others ignored)."""
+    chosen: dict[str, Q] = {}
+    sex = request.GET.get("sex")
+    if sex in ("f", "m"):
+        chosen[f"sex={sex}"] = Q(member__sex=sex)
+    category = request.GET.get("category") or ""
+    condition = category_q(category, today.year)
+    if condition is not None:
+        chosen[f"category={category}"] = condition
+    return chosen
 
 
 def _ranked_window(

@@ -1,4 +1,5 @@
-"""The rating list's filter: country, club, grade range, active/all, name search."""
+"""The rating list's filter: country, club, grade range, active/all, name search, sex and
+age category (issue 56)."""
 
 from __future__ import annotations
 
@@ -13,12 +14,46 @@ from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
 from clubsite.fields import parse_grade
+from clubsite.player_search import member_q
 from clubsite.widgets import FastSelect
 from ratings.models import RatingList
 from ratings.selectors import active_filter, rating_list_club_choices
 from ratings.systems.grades import ALL_GRADES
 
 GRADE_CHOICES = [(str(g), str(g)) for g in reversed(ALL_GRADES)]
+# Age categories by birth year, as FIDE's youth and senior events count them: U8 in 2025
+# is born in 2017 or later (he is at most 8 in the year), 50+ born in 1975 or earlier.
+YOUTH = (8, 10, 12, 14, 16, 18, 20)
+SENIOR = (50, 65)
+CATEGORY_CHOICES = [(f"u{age}", f"U{age}") for age in YOUTH] + [
+    (f"{age}+", f"{age}+") for age in SENIOR
+]
+SEX_CHOICES = [("f", _("Women")), ("m", _("Men"))]
+
+
+def born_from(year: int, prefix: str = "member__") -> Q:
+    """Born in `year` or later (a birth date, else a birth year)."""
+    return Q(**{f"{prefix}birth_date__gte": dt.date(year, 1, 1)}) | Q(
+        **{f"{prefix}birth_date__isnull": True, f"{prefix}birth_year__gte": year}
+    )
+
+
+def born_until(year: int, prefix: str = "member__") -> Q:
+    """Born in `year` or earlier."""
+    return Q(**{f"{prefix}birth_date__lt": dt.date(year + 1, 1, 1)}) | Q(
+        **{f"{prefix}birth_date__isnull": True, f"{prefix}birth_year__lte": year}
+    )
+
+
+def category_q(category: str, year: int, prefix: str = "member__") -> Q | None:
+    """The players of an age category in `year` (None: no such category)."""
+    if category in {f"u{age}" for age in YOUTH}:
+        return born_from(year - int(category[1:]), prefix)
+    if category in {f"{age}+" for age in SENIOR}:
+        return born_until(year - int(category[:-1]), prefix)
+    return None
+
+
 ACTIVE_CHOICES = [("active", _("Active players")), ("all", _("Everyone"))]
 
 
@@ -40,6 +75,13 @@ class RatingEntryFilter(django_filters.FilterSet):
     active = django_filters.ChoiceFilter(
         choices=ACTIVE_CHOICES, method="filter_active", label=_("Show"), empty_label=None
     )
+    sex = django_filters.ChoiceFilter(
+        field_name="member__sex", choices=SEX_CHOICES, label=_("Sex"), empty_label=_("Everyone")
+    )
+    category = django_filters.ChoiceFilter(
+        choices=CATEGORY_CHOICES, method="filter_category", label=_("Age"),
+        empty_label=_("All ages"),
+    )  # fmt: skip
 
     def __init__(
         self,
@@ -60,21 +102,19 @@ class RatingEntryFilter(django_filters.FilterSet):
         self.filters["club"].extra["choices"] = partial(rating_list_club_choices, rating_list)
         self.rating_list = rating_list
         self.form.fields["q"].widget = forms.TextInput(
-            attrs={"placeholder": _("any part"), "type": "search"}
+            attrs={"placeholder": _("Name, EGD PIN or FIDE ID"), "type": "search"}
         )
-        for name in ("country", "club", "grade_min", "grade_max", "active"):
+        for name in ("country", "club", "grade_min", "grade_max", "active", "sex", "category"):
             field = self.form.fields[name]
             field.widget = FastSelect(choices=field.choices)
 
+    def filter_category(self, queryset: QuerySet, name: str, value: str) -> QuerySet:
+        condition = category_q(value, today().year)
+        return queryset if condition is None else queryset.filter(condition)
+
     def filter_name(self, queryset: QuerySet, name: str, value: str) -> QuerySet:
-        query = Q()
-        for word in value.split()[:4]:
-            query &= (
-                Q(member__family_name__icontains=word)
-                | Q(member__given_name__icontains=word)
-                | Q(member__native_name__icontains=word)
-            )
-        return queryset.filter(query)
+        """The site search's names (any script or spelling), EGD PIN or FIDE ID."""
+        return queryset.filter(member_q(value, "member__"))
 
     def _grade_ranks(self) -> tuple[int | None, int | None]:
         """The range's ends as ranks, weaker first: "from 5k to 15k" means 15k..5k."""

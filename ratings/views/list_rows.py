@@ -29,11 +29,15 @@ class RowLabels:
     club_prefix: str
     inactive: str  # the badge after an inactive player's name
     language: str | None  # the dates' (they are formatted once per language)
+    numbers: tuple[str, ...] = ()  # the players' number columns (tables.number_columns)
+    r_max: bool = False  # each entry's `r_max_shown` in a column after the rating
 
     @classmethod
-    def make(cls) -> RowLabels:
+    def make(cls, numbers: tuple[str, ...] = (), r_max: bool = False) -> RowLabels:
         title = escaped(_("Out of the live list for inactivity"))
         return cls(
+            numbers=numbers,
+            r_max=r_max,
             player_prefix=escaped(url_prefix("player_detail")),
             club_prefix=escaped(url_prefix("club_detail")),
             inactive=(
@@ -54,13 +58,15 @@ def entry_row_html(entry: Any, labels: RowLabels) -> str:
         if club
         else "—"
     )
+    numbers = "".join(f"<td>{escaped(getattr(member, name))}</td>" for name in labels.numbers)
+    r_max = f'<td class="num">{escaped(entry.r_max_shown)}</td>' if labels.r_max else ""
     return (
         f'<tr><td class="num">{escaped(entry.rank)}</td>'
         f'<td><a href="{labels.player_prefix}{escaped(entry.member_id)}/">{escaped(member.full_name)}</a>'
         f"{labels.inactive if entry.inactive else ''}</td>"
         f"<td>{'' if entry.grade is None else escaped(entry.grade)}</td>"
-        f"<td>{club_cell}</td><td>{escaped(member.country)}</td>"
-        f'<td class="num rating">{escaped(entry.shown)}</td>'
+        f"<td>{club_cell}</td><td>{escaped(member.country)}</td>{numbers}"
+        f'<td class="num rating">{escaped(entry.shown)}</td>{r_max}'
         f'<td class="num">{escaped(entry.tournaments)}</td>'
         f"<td>{'' if entry.last_played is None else short_date(entry.last_played, labels.language)}"
         "</td></tr>"

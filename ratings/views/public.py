@@ -11,6 +11,7 @@ from django.core.exceptions import ObjectDoesNotExist
 from django.db.models import Q, QuerySet
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, render
+from django.utils import timezone
 from django.utils.html import format_html
 from django.utils.safestring import SafeString, mark_safe
 from django.utils.text import slugify
@@ -39,10 +40,18 @@ from ratings.display.formatting import (
 )
 from ratings.display.system_titles import system_title
 from ratings.models import PublishedList, RatingEntry, RatingList
+from ratings.standings import standing
 from ratings.views import calculator_links, filters, history_rows, list_counts, list_rows
 from ratings.views.filters import RatingEntryFilter
+from ratings.views.list_columns import r_max_asked, set_r_max
 from ratings.views.pagination import COUNT_SECONDS, CachedCountPaginator
-from ratings.views.tables import RatingEntryTable, SnapshotTable, csv_header, csv_row
+from ratings.views.tables import (
+    RatingEntryTable,
+    SnapshotTable,
+    csv_header,
+    csv_row,
+    number_columns,
+)
 
 
 def _list_or_404(slug: str) -> RatingList:
@@ -59,7 +68,12 @@ def rating_lists(request: HttpRequest) -> HttpResponse:
 
 
 def _filtered_table(
-    request: HttpRequest, rating_list: RatingList, *, paginate: bool = True, keys_only: bool = False
+    request: HttpRequest,
+    rating_list: RatingList,
+    *,
+    paginate: bool = True,
+    keys_only: bool = False,
+    csv: bool = False,
 ) -> tuple[RatingEntryFilter, RatingEntryTable]:
     """The filter and the sorted, paged table. `keys_only`: the page holds entries with
     only their id, rating and rank (see `selectors.entries_of_page`)."""
@@ -70,7 +84,10 @@ def _filtered_table(
         countries=selectors.rating_list_countries(rating_list),
     )
     entries = _keys(filterset.qs) if keys_only else filterset.qs
-    table = RatingEntryTable(selectors.with_rank(entries), system=rating_list.system)
+    table = RatingEntryTable(
+        selectors.with_rank(entries), system=rating_list.system,
+        numbers=number_columns(rating_list.game, csv=csv), r_max=r_max_asked(request),
+    )  # fmt: skip
     count_key = selectors.list_version_key(
         rating_list, "count", _filter_query(request), filters.today()
     )
@@ -203,7 +220,7 @@ def _weakest_first(filterset: RatingEntryFilter, table: RatingEntryTable) -> boo
 
 def _on_members(filterset: RatingEntryFilter) -> bool:
     data = filterset.form.cleaned_data
-    return any(data.get(name) for name in ("q", "country", "club"))
+    return any(data.get(name) for name in ("q", "country", "club", "sex", "category"))
 
 
 def rating_list(request: HttpRequest, slug: str) -> HttpResponse:
@@ -232,8 +249,12 @@ def rating_list(request: HttpRequest, slug: str) -> HttpResponse:
         table.page.object_list = BoundRows(records, table)
     for record in records:
         record.shown = format_rating(record.rating, the_list.system, record.provisional)
+    r_max = r_max_asked(request)
+    if r_max:
+        set_r_max(the_list, records)
     list_counts.mark_inactive(records, filters.today())
-    rows_html = list_rows.rows_html(records, list_rows.RowLabels.make())
+    labels = list_rows.RowLabels.make(number_columns(the_list.game), r_max)
+    rows_html = list_rows.rows_html(records, labels)
     shown_count = table.paginator.count if table.page else len(records)
     pages = table.paginator.num_pages if table.page else 1
     query = request.GET.copy()
@@ -261,6 +282,8 @@ def rating_list(request: HttpRequest, slug: str) -> HttpResponse:
             "per_page_query": query_without(request, "page", "per_page"),
             "hidden": list_counts.hidden_inactive(the_list, request.GET, shown_count),
             "everyone_query": query_without(request, "page", "active"),
+            "rmax_query": query_without(request, "page", "rmax"),
+            "rmax_shown": r_max,
             "page_range": page_range(table.page.number if table.page else 1, pages),
             "snapshots": selectors.snapshots_of(the_list)[:24],
             "csv_all_query": query.urlencode(),
@@ -277,8 +300,11 @@ def rating_list_csv(request: HttpRequest, slug: str) -> HttpResponse:
     """The rows the page shows (same filter, order and page); with `all=1`, every matching row."""
     the_list = _list_or_404(slug)
     every_row = request.GET.get("all") == "1"
-    _filterset, table = _filtered_table(request, the_list, paginate=not every_row)
+    _filterset, table = _filtered_table(request, the_list, paginate=not every_row, csv=True)
     records = table.data if every_row else table.page.object_list.data
+    if r_max_asked(request):
+        records = list(records)
+        set_r_max(the_list, records)
     filename = f"{slugify(the_list.slug)}-{dt.date.today().isoformat()}.csv"
     response, writer = csv_download(filename)
     writer.writerow(csv_header(table))
@@ -439,6 +465,10 @@ def player_detail(request: HttpRequest, pk: int) -> HttpResponse:
         raise Http404 from error
     profile = selectors.player_profile(member)
     _decorate(profile)
+    today = timezone.localdate()
+    for section in profile.sections:
+        rows = [line.row for line in section.lines]
+        section.standing = standing(section.rating_list, section.entry, member.country, rows, today)
     labels = history_rows.RowLabels.make(member.pk)
     breakdown_head = _breakdown_head()
     for section in profile.sections:

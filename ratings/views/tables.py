@@ -34,6 +34,23 @@ def _club_link(record: Any) -> str:
     return format_html('<a href="{}">{}</a>', reverse("club_detail", args=[club.slug]), club.name)
 
 
+# The players' numbers a list shows by its game (issue 56): EGD PIN for Go, FIDE ID and
+# title for chess; the CSV carries both numbers whatever the game.
+NUMBER_COLUMNS = ("egd_pin", "fide_id", "fide_title")
+NUMBERS_BY_GAME = {"go": ("egd_pin",), "chess": ("fide_id", "fide_title")}
+
+
+def number_columns(game: str, *, csv: bool = False) -> tuple[str, ...]:
+    shown = set(NUMBERS_BY_GAME.get(game, ()))
+    if csv:
+        shown |= {"egd_pin", "fide_id"}
+    return tuple(name for name in NUMBER_COLUMNS if name in shown)
+
+
+def _number_column(label: Any, accessor: str) -> tables.Column:
+    return tables.Column(verbose_name=label, accessor=accessor, orderable=False, default="")
+
+
 class RatingEntryTable(tables.Table):
     rank = tables.Column(
         verbose_name="#", orderable=False, attrs={"td": {"class": "num"}, "th": {"class": "num"}}
@@ -45,10 +62,18 @@ class RatingEntryTable(tables.Table):
     grade = tables.Column(verbose_name=_("Grade"), order_by=("grade",))
     club = tables.Column(verbose_name=_("Club"), accessor="member__club__name", default="—")
     country = tables.Column(verbose_name=_("Country"), accessor="member__country")
+    egd_pin = _number_column(_("EGD PIN"), "member__egd_pin")
+    fide_id = _number_column(_("FIDE ID"), "member__fide_id")
+    fide_title = _number_column(_("Title"), "member__fide_title")
     # The id breaks ties, the other way round lowest first: every reader of a page best
     # first (or lowest first) walks one order and its exact reverse, so that players rated
     # alike neither repeat nor drop between pages (ratings.selectors.BEST_FIRST).
     rating = _RatingColumn(verbose_name=_("Rating"), order_by=("rating", "-pk"))
+    r_max = tables.Column(
+        verbose_name=_("R_max"), orderable=False, default="",
+        attrs={"td": {"class": "num"}, "th": {"class": "num", "title": _(
+            "The highest rating of the last 12 months")}},
+    )  # fmt: skip
     tournaments = tables.Column(
         verbose_name=_("Tournaments"), order_by=("tournaments",),
         attrs={"td": {"class": "num"}, "th": {"class": "num"}},
@@ -62,9 +87,23 @@ class RatingEntryTable(tables.Table):
         order_by = ("-rating",)
         empty_text = _("Nobody matches these filters.")
 
-    def __init__(self, *args: Any, system: str, **kwargs: Any) -> None:
+    def __init__(
+        self,
+        *args: Any,
+        system: str,
+        numbers: tuple[str, ...] = (),
+        r_max: bool = False,
+        **kwargs: Any,
+    ) -> None:
+        """`numbers`: the players' number columns shown (`number_columns`); `r_max`: the
+        R_max column (each record's `r_max` set by the caller)."""
         self.system = system
+        hidden = [name for name in NUMBER_COLUMNS if name not in numbers]
+        kwargs["exclude"] = (*kwargs.get("exclude", ()), *hidden, *([] if r_max else ["r_max"]))
         super().__init__(*args, **kwargs)
+
+    def render_r_max(self, value: float | None) -> str:
+        return format_rating(value, self.system)
 
     def render_name(self, record: Any) -> str:
         return _name_link(record)
@@ -86,15 +125,20 @@ def csv_header(table: RatingEntryTable) -> list[str]:
 
 
 def csv_row(table: RatingEntryTable, record: Any) -> list[str]:
-    """The same values the HTML row shows, as plain text."""
+    """The same values the HTML row shows, as plain text, column for column."""
     member = record.member
-    return [
-        str(record.rank),
-        member.full_name,
-        "" if record.grade is None else str(record.grade),
-        member.club.name if member.club else "",
-        member.country,
-        format_rating(record.rating, table.system, record.provisional),
-        str(record.tournaments),
-        "" if record.last_played is None else record.last_played.isoformat(),  # ISO 8601
-    ]
+    values = {
+        "rank": str(record.rank),
+        "name": member.full_name,
+        "grade": "" if record.grade is None else str(record.grade),
+        "club": member.club.name if member.club else "",
+        "country": member.country,
+        "egd_pin": member.egd_pin,
+        "fide_id": member.fide_id,
+        "fide_title": member.fide_title,
+        "rating": format_rating(record.rating, table.system, record.provisional),
+        "r_max": format_rating(getattr(record, "r_max", None), table.system),
+        "tournaments": str(record.tournaments),
+        "last_played": "" if record.last_played is None else record.last_played.isoformat(),
+    }
+    return [values[column.name] for column in table.columns]

@@ -32,6 +32,7 @@ PARAMS = (
     "vs", "year", "status", "game", "all", "limit", "offset", "next", "list", "round",
     "basic_time_minutes", "overtime_kind", "overtime_seconds", "overtime_moves",
     "tournament_class", "participant", "white", "black", "a", "b", "handicap", "rating_lists",
+    "sex", "category", "rmax", "claim", "decision",
 )  # fmt: skip
 SKIPPED_PREFIXES = ("admin/",)  # Django's own admin; staff-only, tested by Django
 MAX_BYTES = 2 * 1024 * 1024
@@ -128,6 +129,7 @@ def world_for_crawling(db):
         "uidb64": "MQ",
         "token": "set-password",
         "member_pk": setup.players[1].pk,  # issue 14: a member's identity, from a draft
+        "fmt": "egd",  # issue 56: the list for pairing programs
     }
     for name in ("manage_participants", "manage_round", "manage_submit", "manage_reopen",
                  "manage_tournament", "manage_tournament_edit", "manage_member_identity"):  # fmt: skip

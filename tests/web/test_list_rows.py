@@ -16,7 +16,8 @@ from tests.factories import ClubFactory, MemberFactory, RatingListFactory
 
 pytestmark = pytest.mark.django_db
 
-# The loop `_rating_table.html` had before the rows were drawn in Python.
+# The loop `_rating_table.html` had before the rows were drawn in Python, with the Go
+# list's EGD PIN column after the country (issue 56).
 TEMPLATE_ROWS = (
     "{% load i18n l10n %}{% localize off %}{% for e in records %}\n"
     '    <tr><td class="num">{{ e.rank }}</td><td><a href="{{ player_prefix }}{{ e.member_id }}/">'
@@ -26,6 +27,7 @@ TEMPLATE_ROWS = (
     '{% translate "inactive" %}</span>{% endif %}</td><td>{{ e.grade|default_if_none:"" }}</td>'
     '<td>{% if e.member.club_id %}<a href="{{ club_prefix }}{{ e.member.club.slug }}/">'
     "{{ e.member.club.name }}</a>{% else %}—{% endif %}</td><td>{{ e.member.country }}</td>"
+    "<td>{{ e.member.egd_pin }}</td>"
     '<td class="num rating">{{ e.shown }}</td><td class="num">{{ e.tournaments }}</td>'
     '<td>{{ e.last_played|date:"SHORT_DATE_FORMAT" }}</td></tr>\n'
     "  {% endfor %}{% endlocalize %}"
@@ -73,12 +75,14 @@ def test_rows_are_the_templates_markup(client, odd_list, language):
     assert "&lt;b&gt;Bold&lt;/b&gt;" in drawn and "O&#x27;Neil" in drawn
     assert "Go &amp; &quot;Baduk&quot; &lt;Club&gt;" in drawn
     assert re.search(r"<td>—</td><td></td>", drawn)  # no club, no country
+    head = response.content.decode().split("<thead>", 1)[1].split("</thead>", 1)[0]
+    assert head.count("<th") == 9  # a Go list: the EGD PIN after the country
 
 
 def test_nobody_matches(client, odd_list):
     html = client.get(reverse("rating_list", args=["odd"]), {"q": "nobody"}).content.decode()
     body = html.split("<tbody>", 1)[1].split("</tbody>", 1)[0]
     assert body == (
-        '\n  \n    <tr><td colspan="8" class="muted">Nobody matches these filters.</td></tr>\n'
+        '\n  \n    <tr><td colspan="9" class="muted">Nobody matches these filters.</td></tr>\n'
         "  \n  "
     )

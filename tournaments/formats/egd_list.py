@@ -7,6 +7,12 @@ it (`egf_db.txt`, often wrapped in a little HTML):
 Rows are found by their shape (a PIN, then the name, country, club, grade, promotion or
 demotion, GoR, number of tournaments, last tournament code); the header, notes and HTML
 around them are skipped. A line that starts with a PIN but has not that shape is an error.
+A row of that shape with its PIN columns blank (our own export of a player who has no
+PIN) is read too, keyed by its line.
+
+`write` puts each column where the EGD's file has it, character for character, because
+OpenGotha reads the list by position (PIN 2-9, name 12-48, country 50-51, club 54-57,
+grade 61-63, GoR 72-75) and only the rows whose PIN columns are digits.
 """
 
 from __future__ import annotations
@@ -23,6 +29,13 @@ _ROW = re.compile(
     r"(?:\s+(?P<last>\S+))?\s*$"
 )
 _PIN_FIRST = re.compile(r"^\s*\d{6,9}\s")
+# The same shape with the PIN's columns blank: the name starts in column 12.
+_NO_PIN_ROW = re.compile(
+    r"^ {11}(?P<name>\S.*?)\s+(?P<country>[A-Za-z]{2})\s+(?P<club>\S+)\s+"
+    r"(?P<grade>\d{1,2}[kdpKDP])\s+(?P<pd>\S+)\s+(?P<gor>-?\d{1,4})\s+(?P<nt>\d{1,5})"
+    r"(?:\s+(?P<last>\S+))?\s*$"
+)
+_MONTHS = ("Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec")
 _HEADER_DATE = re.compile(r"^\s*\((\d{1,2} [A-Z][a-z]{2} \d{4})\)\s*$")
 _EVENT_DATE = re.compile(r"^[A-Za-z](\d{2})(\d{2})(\d{2})")
 UNKNOWN_CLUBS = {"xxx", "xxxx", "xx", "x", "-", "--", "?"}
@@ -56,6 +69,40 @@ def _names(text: str) -> tuple[str, str]:
     return family.replace("_", " ").strip(), given.replace("_", " ").strip()
 
 
+def _append(
+    rows: list[ListRow], problems: ProblemLog, number: int, match: re.Match[str], pin: str | None
+) -> None:
+    grade = normal_grade(match.group("grade"))
+    if grade is None:
+        problems.error(number, f"{match.group('grade')!r} is not a Go grade.")
+        return
+    family, given = _names(match.group("name"))
+    if not family:  # the EGD's own list has one such row ("_ _")
+        who = f"PIN {pin}" if pin else "The row"
+        problems.warn(number, f"{who} has no name; the row is left out.")
+        return
+    club = match.group("club")
+    last = match.group("last")
+    country = match.group("country").upper()
+    rows.append(
+        ListRow(
+            line=number,
+            key=pin or f"line {number}",
+            rating=float(match.group("gor")),
+            family_name=family,
+            given_name=given,
+            country=None if country == "XX" else country,
+            club=None if club.lower() in UNKNOWN_CLUBS else club,
+            egd_pin=pin,
+            grade=grade,
+            best_grade=grade,
+            tournaments=int(match.group("nt")),
+            last_event=last,
+            last_played=event_date(last),
+        )
+    )
+
+
 def parse(text: str, filename: str | None = None) -> RatingListFile:
     problems = ProblemLog()
     rows: list[ListRow] = []
@@ -65,6 +112,9 @@ def parse(text: str, filename: str | None = None) -> RatingListFile:
         if stated is None:
             stated = _list_date(line)
         if not _PIN_FIRST.match(line):
+            match = _NO_PIN_ROW.match(line)
+            if match is not None:
+                _append(rows, problems, number, match, None)
             continue
         match = _ROW.match(line)
         if match is None:
@@ -81,49 +131,45 @@ def parse(text: str, filename: str | None = None) -> RatingListFile:
             problems.error(number, f"PIN {pin} is listed twice (first on line {seen[pin]}).")
             continue
         seen[pin] = number
-        grade = normal_grade(match.group("grade"))
-        if grade is None:
-            problems.error(number, f"{match.group('grade')!r} is not a Go grade.")
-            continue
-        family, given = _names(match.group("name"))
-        if not family:  # the EGD's own list has one such row ("_ _")
-            problems.warn(number, f"PIN {pin} has no name; the row is left out.")
-            continue
-        club = match.group("club")
-        last = match.group("last")
-        rows.append(
-            ListRow(
-                line=number,
-                key=pin,
-                rating=float(match.group("gor")),
-                family_name=family,
-                given_name=given,
-                country=None
-                if match.group("country").upper() == "XX"
-                else match.group("country").upper(),
-                club=None if club.lower() in UNKNOWN_CLUBS else club,
-                egd_pin=pin,
-                grade=grade,
-                best_grade=grade,
-                tournaments=int(match.group("nt")),
-                last_event=last,
-                last_played=event_date(last),
-            )
-        )
+        _append(rows, problems, number, match, pin)
     if not rows and not problems.has_errors:
         problems.error(None, "No player rows found: is this an EGD rating list (allworld)?")
     problems.raise_if_errors()
     return RatingListFile("egd", tuple(rows), stated, problems.warnings())
 
 
+HEADER = (
+    "                                                                                    Last",
+    "   PIN          Name                              Club     Grade P&D    GoR    NT appearance",
+)
+
+
+def _word(text: str) -> str:
+    """A name or club as one word: the EGD joins the parts of a name by _."""
+    return "_".join(text.split())
+
+
+def club_column(club: str) -> str:
+    """A club as the EGD's column holds it: one word, cut at 4 characters."""
+    return _word(club)[:4]
+
+
 def write(listfile: RatingListFile) -> str:
-    """The rows in the allworld layout (for tests and fixtures)."""
+    """The list in the EGD's layout: its date line as the EGD writes it (OpenGotha shows it),
+    the column heads, then one row per player, each column where the EGD puts it. A name
+    is cut at 37 characters and a club at 4, as in the EGD's file; P&D is not suggested."""
     lines = []
+    if listfile.date is not None:
+        day = listfile.date
+        lines += [f"({day.day:02d} {_MONTHS[day.month - 1]} {day.year})", ""]
+    lines += HEADER
     for row in listfile.rows:
-        name = f"{row.family_name.replace(' ', '_')} {row.given_name.replace(' ', '_')}".strip()
-        lines.append(
-            f" {row.key:>8}  {name:<37} {row.country or 'XX':<2}  {row.club or 'xxx':<6} "
-            f"{row.grade or '20k':>4}   --  {round(row.rating):>5} {row.tournaments or 0:>5}  "
-            f"{row.last_event or ''}"
+        name = f"{_word(row.family_name)} {_word(row.given_name)}".strip()
+        club = club_column(row.club or "") or "xxx"
+        line = (
+            f" {row.egd_pin or '':>8}  {name[:37]:<37} {(row.country or 'XX')[:2]:<2}  "
+            f"{club:<4}   {row.grade or '':>3}  {'--':>3}   {round(row.rating):>4}   "
+            f"{row.tournaments or 0:>3}  {row.last_event or ''}"
         )
+        lines.append(line.rstrip())
     return "\n".join(lines) + "\n"

@@ -2,7 +2,8 @@
 `standard_rating_list.txt`): ID, name, federation, sex, titles, rating, games, K,
 birth year, flag. Columns are found from the header line (`ID Number  Name … Flag`);
 without one, FIDE's documented positions are used. The rating column is named by the
-month (e.g. `SEP24`).
+month (e.g. `SEP24`). A row with its ID blank (our own export of a player who has no FIDE
+ID) is read too, keyed by its line.
 """
 
 from __future__ import annotations
@@ -79,7 +80,9 @@ def parse(text: str, filename: str | None = None) -> RatingListFile:
         fields = _fields(line, starts)
         errors_before = problems.error_count
         fide_id = fields["id"]
-        if not fide_id.isdigit() or len(fide_id) > 12:
+        if not fide_id and fields["name"]:
+            pass  # no FIDE ID: keyed by its line below
+        elif not fide_id.isdigit() or len(fide_id) > 12:
             problems.error(number, f"{fide_id[:20]!r} is not a FIDE ID.", column=1)
         elif fide_id in seen:
             problems.error(number, f"FIDE ID {fide_id} is listed twice (line {seen[fide_id]}).")
@@ -104,18 +107,19 @@ def parse(text: str, filename: str | None = None) -> RatingListFile:
             break
         if problems.error_count > errors_before:
             continue
-        seen[fide_id] = number
+        if fide_id:
+            seen[fide_id] = number
         title = fields["tit"].upper() or fields["wtit"].upper()
         fed = fields["fed"].upper()
         rows.append(
             ListRow(
                 line=number,
-                key=fide_id,
+                key=fide_id or f"line {number}",
                 rating=float(rating_text),
                 family_name=family,
                 given_name=given,
                 federation=fed if re.fullmatch(r"[A-Z]{3}", fed) else None,
-                fide_id=fide_id,
+                fide_id=fide_id or None,
                 sex=sex or None,  # type: ignore[arg-type]
                 birth_year=int(birth) if birth.isdigit() and int(birth) >= 1880 else None,
                 title=title if title in TITLES else None,
@@ -130,22 +134,35 @@ def parse(text: str, filename: str | None = None) -> RatingListFile:
     return RatingListFile("fide", tuple(rows), None, problems.warnings())
 
 
-HEADER = (
-    f"{'ID Number':<15}{'Name':<61}{'Fed':<4}{'Sex':<4}{'Tit':<5}{'WTit':<5}{'OTit':<15}"
-    f"{'FOA':<4}{'SEP24':<6}{'Gms':<4}{'K':<3}{'B-day':<6}Flag"
-)
+_MONTHS = ("JAN", "FEB", "MAR", "APR", "MAY", "JUN", "JUL", "AUG", "SEP", "OCT", "NOV", "DEC")
+
+
+def header(listfile: RatingListFile) -> str:
+    """FIDE's header line; the rating column is named by the list's month (SEP24)."""
+    day = listfile.date
+    month = f"{_MONTHS[day.month - 1]}{day.year % 100:02d}" if day else "SEP24"
+    return (
+        f"{'ID Number':<15}{'Name':<61}{'Fed':<4}{'Sex':<4}{'Tit':<5}{'WTit':<5}{'OTit':<15}"
+        f"{'FOA':<4}{month:<6}{'Gms':<4}{'K':<3}{'B-day':<6}Flag"
+    )
 
 
 def write(listfile: RatingListFile) -> str:
-    """The rows in FIDE's layout (for tests and fixtures)."""
-    lines = [HEADER]
+    """The rows in FIDE's layout, each column where FIDE's file has it: a woman's title
+    (WGM …) in WTit, the flag `w` for a woman and `i` for an inactive player, as FIDE
+    writes them."""
+    lines = [header(listfile)]
     for row in listfile.rows:
         name = f"{row.family_name}, {row.given_name}" if row.given_name else row.family_name
+        title = row.title or ""
+        women_title = title if title.startswith("W") else ""
+        open_title = "" if women_title else title
+        flag = ("w" if row.sex == "f" else "") + ("i" if row.inactive else "")
         lines.append(
-            f"{row.key:<15}{name:<61}{row.federation or '':<4}{(row.sex or '').upper():<4}"
-            f"{row.title or '':<5}{'':<5}{'':<15}{'':<4}{round(row.rating):<6}"
-            f"{row.games if row.games is not None else '':<4}"
+            f"{row.fide_id or '':<15}{name[:60]:<61}{row.federation or '':<4}"
+            f"{(row.sex or '').upper():<4}{open_title:<5}{women_title:<5}{'':<15}{'':<4}"
+            f"{round(row.rating):<6}{row.games if row.games is not None else '':<4}"
             f"{row.k_factor if row.k_factor is not None else '':<3}"
-            f"{row.birth_year or '':<6}{'i' if row.inactive else ''}".rstrip()
+            f"{row.birth_year or '':<6}{flag}".rstrip()
         )
     return "\n".join(lines) + "\n"

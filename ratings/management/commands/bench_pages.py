@@ -99,6 +99,8 @@ class Command(BaseCommand):
         slug = biggest.slug
         some_name = Member.objects.filter(pk=ordinary_id).values_list("family_name", flat=True)
         name_word = (some_name[0] if some_name else "a")[:6]
+        full_name = some_name[0] if some_name else "a"
+        pin = Member.objects.exclude(egd_pin="").values_list("egd_pin", flat=True).first()
         pages: list[tuple[str, str, dict[str, Any]]] = [
             ("home", reverse("home"), {}),
             ("rating lists", reverse("rating_lists"), {}),
@@ -151,6 +153,10 @@ class Command(BaseCommand):
             ("tournaments by players", reverse("tournament_list"), {"sort": "-players"}),
             ("tournaments search", reverse("tournament_list"), {"q": "Bench 1"}),
             ("calculator", reverse("calculator"), {}),
+            # The site search (issue 56): a whole family name, the start of one, a PIN.
+            ("search by name", reverse("site_search"), {"q": full_name}),
+            ("search by a name's start", reverse("site_search"), {"q": full_name[:3]}),
+            ("search by EGD PIN", reverse("site_search"), {"q": pin or "10000001"}),
             ("api index", reverse("api_index"), {}),
             ("api lists", reverse("api_rating_lists"), {}),
             ("api list (1000 players)", reverse("api_rating_list", args=[slug]), {}),

@@ -1,11 +1,14 @@
+import datetime as dt
 import json
+from pathlib import Path
 
 from django.core.management.base import BaseCommand, CommandError
 from django.db.models import F
 from django.utils import timezone
 
 from clubsite.views.csv_output import SafeWriter
-from ratings.models import RatingEntry, RatingList
+from ratings.list_files import file_formats, rating_list_text
+from ratings.models import PublishedList, RatingEntry, RatingList
 from ratings.selectors import active_q
 
 COLUMNS = [
@@ -22,12 +25,23 @@ def player_key(member) -> str:
 class Command(BaseCommand):
     help = (
         "Write a rating list as JSON or CSV to standard output: the live list as the public "
-        "page shows it (players out for inactivity left out), or everyone with --all."
+        "page shows it (players out for inactivity left out), or everyone with --all. "
+        "--format egd (the EGF rating list OpenGotha and Pairgoth read) or fide (FIDE's TXT "
+        "list) writes everyone the live list rates, or the publication of --date."
     )
 
     def add_arguments(self, parser):
         parser.add_argument("slug")
-        parser.add_argument("--format", choices=["json", "csv"], default="json")
+        parser.add_argument("--format", choices=["json", "csv", "egd", "fide"], default="json")
+        parser.add_argument(
+            "--date",
+            type=dt.date.fromisoformat,
+            help="egd and fide: the list published on this date instead of the live one",
+        )
+        parser.add_argument(
+            "--output",
+            help="egd and fide: write this file in ISO-8859-1, as the pairing programs read it",
+        )
         parser.add_argument(
             "--all",
             action="store_true",
@@ -40,6 +54,11 @@ class Command(BaseCommand):
             rating_list = RatingList.objects.get(slug=slug)
         except RatingList.DoesNotExist as error:
             raise CommandError(f"no rating list {slug!r}") from error
+        if format in ("egd", "fide"):
+            self._pairing_file(rating_list, format, options.get("date"), options.get("output"))
+            return
+        if options.get("date") or options.get("output"):
+            raise CommandError("--date and --output go with --format egd or fide")
         entries = RatingEntry.objects.filter(rating_list=rating_list).select_related("member")
         if not everyone:
             entries = entries.filter(active_q(timezone.localdate()))
@@ -70,3 +89,17 @@ class Command(BaseCommand):
         writer.writerow(COLUMNS)
         for player in players:
             writer.writerow(["" if player[k] is None else player[k] for k in COLUMNS])
+
+    def _pairing_file(self, rating_list, fmt, date, output) -> None:
+        if fmt not in file_formats(rating_list):
+            raise CommandError(f"{rating_list.slug} is not a Go list: the EGF list is for Go")
+        snapshot = None
+        if date is not None:
+            snapshot = PublishedList.objects.filter(rating_list=rating_list, date=date).first()
+            if snapshot is None:
+                raise CommandError(f"{rating_list.slug} has no list published on {date}")
+        text = rating_list_text(rating_list=rating_list, fmt=fmt, snapshot=snapshot)
+        if output:
+            Path(output).write_bytes(text.encode("iso-8859-1"))
+            return
+        self.stdout.write(text, ending="")
