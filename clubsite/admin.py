@@ -1,7 +1,7 @@
 from django.contrib import admin
 from simple_history.admin import SimpleHistoryAdmin
 
-from clubsite.models import Club, FideRating, Member, Profile
+from clubsite.models import Club, FideRating, Member, Profile, Registrar
 
 
 @admin.register(Club)
@@ -80,4 +80,14 @@ class ProfileAdmin(admin.ModelAdmin):
     list_filter = ["language", "mail_rating"]
     search_fields = ["user__username", "user__email"]
     list_select_related = ["user"]
+    autocomplete_fields = ["user"]
+
+
+@admin.register(Registrar)
+class RegistrarAdmin(admin.ModelAdmin):
+    """Staff name the registrars (docs/authority.md) and their scope."""
+
+    list_display = ["user", "country", "federation"]
+    list_filter = ["country", "federation"]
+    search_fields = ["user__username"]
     autocomplete_fields = ["user"]

@@ -9,8 +9,8 @@ from django.core.exceptions import PermissionDenied, ValidationError
 from django.db import transaction
 from django.utils.translation import gettext as _
 
+from clubsite.authority import may_add_to_club, may_edit_member
 from clubsite.models import Member, Profile
-from clubsite.ownership import may_add_to_club, may_edit_member
 
 
 @transaction.atomic

@@ -15,9 +15,9 @@ from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
+from clubsite.authority import clubs_administered
 from clubsite.fields import parse_grade
 from clubsite.models import Club, Member
-from clubsite.ownership import clubs_administered
 from tournaments import messages
 from tournaments.formats.model import (
     FileBye,
