@@ -153,7 +153,8 @@ PERMISSIONS: dict[str, Any] = {
     "proposal.decide": rules.is_authenticated,  # on a proposal: see proposal_decider
     "member.merge": is_staff | registrar_of_member,
     "member.request_merge": is_staff | is_registrar | referees_some_list | admins_some_club,
-    "merge.undo": is_staff | is_registrar,
+    "merge.undo": is_staff | registrar_of_member,  # on the kept member
+    "registrar.inbox": is_staff | is_registrar,  # merges asked for
     # tables
     "table.view": table_not_draft | edits_table | reviews_table,
     "table.edit": edits_table,

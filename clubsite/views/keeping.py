@@ -27,7 +27,7 @@ SHOWN = 500  # the oldest waiting first; a keeper works through them
 def proposal_inbox(request: HttpRequest) -> HttpResponse:
     proposals = list(proposals_waiting_for(request.user)[:SHOWN])
     requests = []
-    if authority.allowed(request.user, "merge.undo"):  # a registrar, or staff
+    if authority.allowed(request.user, "registrar.inbox"):
         candidates = MergeRequest.objects.select_related("keep", "drop", "requested_by")
         requests = [r for r in candidates[:SHOWN] if may_merge(request.user, r.keep, r.drop)]
     return render(
