@@ -147,6 +147,7 @@ reviews_table = is_staff | referees_table
 PERMISSIONS: dict[str, Any] = {
     # clubs and members
     "club.add_member": is_staff | admins_club,
+    "club.create_table": is_staff | admins_club,
     "member.change_identity": keeps_identity,
     "member.see_history": keeps_identity,
     "member.propose_identity": rules.is_authenticated,
