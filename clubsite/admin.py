@@ -1,7 +1,7 @@
 from django.contrib import admin
 from simple_history.admin import SimpleHistoryAdmin
 
-from clubsite.models import Club, FideRating, Member, Profile, Registrar
+from clubsite.models import Club, FideRating, Member, MemberMerge, MergeRequest, Profile, Registrar
 
 
 @admin.register(Club)
@@ -91,3 +91,21 @@ class RegistrarAdmin(admin.ModelAdmin):
     list_filter = ["country", "federation"]
     search_fields = ["user__username"]
     autocomplete_fields = ["user"]
+
+
+@admin.register(MemberMerge)
+class MemberMergeAdmin(ViewOnlyAdmin):
+    """Read-only: a merge is made and undone by a registrar on the member's merge page."""
+
+    list_display = ["kept_id", "dropped_id", "by", "at", "undone_at", "undone_by"]
+    list_filter = ["undone_at"]
+    search_fields = ["=kept_id", "=dropped_id", "by__username"]
+    list_select_related = ["by", "undone_by"]
+
+
+@admin.register(MergeRequest)
+class MergeRequestAdmin(admin.ModelAdmin):
+    list_display = ["keep", "drop", "requested_by", "at"]
+    search_fields = ["keep__family_name", "drop__family_name", "requested_by__username"]
+    list_select_related = ["keep", "drop", "requested_by"]
+    autocomplete_fields = ["keep", "drop"]
