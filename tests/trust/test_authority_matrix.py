@@ -94,9 +94,34 @@ def test_the_table_names_every_url_of_the_site():
     assert named - site == set(), "names in docs/authority.md that are no URL"
 
 
+@pytest.mark.parametrize("method", ["GET", "POST"])
+def test_the_table_names_every_method_each_url_answers(
+    method, settings, django_capture_on_commit_callbacks
+):  # noqa: ANN001
+    """Every GET page and every POST handler of the site has its row: a URL answering a
+    method (as staff, anything but 405) that the table does not list for it fails."""
+    settings.PASSWORD_HASHERS = FAST_HASHERS
+    settings.AXES_ENABLED = False
+    with django_capture_on_commit_callbacks(execute=True):
+        world, objects = _world()
+    client = Client()
+    listed = {(case.url_name, case.method) for case in CASES}
+    objs = {case.url_name: case.obj for case in CASES}
+    unlisted = []
+    for name in sorted(objs):
+        client.force_login(world.users["staff"])  # each time: a logout would sign him out
+        url = reverse(name, kwargs=_kwargs(name, objs[name], objects))
+        with transaction.atomic():
+            response = client.post(url) if method == "POST" else client.get(url)
+            transaction.set_rollback(True)
+        if response.status_code != 405 and (name, method) not in listed:
+            unlisted.append((name, method, response.status_code))
+    assert unlisted == [], "\n".join(map(str, unlisted))
+
+
 def test_the_matrix_size():
     """The figure issue 54 asks for (the closing note gives it)."""
-    assert len(CASES) * len(ROLES) == 66 * 9
+    assert len(CASES) * len(ROLES) == 85 * 9
 
 
 def _world() -> tuple[World, dict[str, Any]]:
