@@ -233,6 +233,34 @@ def test_item_2_and_5_a_registrars_merge_keeps_everything_and_is_undone(
     assert world.client("player").get(reverse("player_detail", args=[drop.pk])).status_code == 200
 
 
+def test_item_5_a_merge_keeps_the_dropped_ones_baseline_row_and_dated_fide_ratings(
+    world: World, django_capture_on_commit_callbacks
+):
+    """The reproduction: staff merged (as they could before); the kept member had no
+    baseline row where the other had one, and the dated FIDE ratings went by cascade."""
+    from ratings.baselines.services import baseline_replace
+
+    keep, drop = _merge_pair(world)
+    FideRating.objects.create(member=drop, rating=2100, valid_from=dt.date(2023, 1, 1))
+    baseline_replace(rating_list=world.lists["ufgo"], date=dt.date(2024, 1, 1), source="csv",
+                     rows=[{"member_id": drop.pk, "rating": 1500.0, "provisional": False,
+                            "grade": None, "best_grade": None, "tournaments": 3, "games": 12,
+                            "last_played": dt.date(2023, 12, 1), "history": None}])  # fmt: skip
+    with django_capture_on_commit_callbacks(execute=True):
+        response = world.client("staff").post(
+            reverse("member_merge", args=[keep.pk]), {"other": drop.pk, "keep": keep.pk}
+        )
+    assert response.status_code == 302
+    assert list(BaselineRow.objects.filter(member=keep).values_list("rating", flat=True)) == [
+        1500.0
+    ]
+    assert list(keep.fide_ratings.values_list("rating", "valid_from")) == [
+        (2100, dt.date(2023, 1, 1))
+    ]
+    keep.refresh_from_db()
+    assert keep.fide_rating == 2100
+
+
 def test_item_5_a_merge_keeps_the_history_of_both(world: World, django_capture_on_commit_callbacks):
     keep, drop = _merge_pair(world)
     others = [MemberFactory(club=world.rivne) for _ in range(3)]
