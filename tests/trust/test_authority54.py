@@ -375,3 +375,13 @@ def test_item_4_staff_reopen_the_table_whoever_approved(world: World):
     assert set(
         ListTournament.objects.filter(tournament=table).values_list("decision", flat=True)
     ) == {""}
+
+
+def test_item_4_the_review_offers_the_withdrawal_to_the_referee_who_approved_only(world: World):
+    table = _two_list_table(world)
+    world.client("egf-gor-referee").post(
+        reverse("referee_decide", args=[table.pk]), {"decision": "approve"}
+    )
+    url = reverse("referee_review", args=[table.pk])
+    assert 'id="withdraw-own"' in world.client("egf-gor-referee").get(url).content.decode()
+    assert 'id="withdraw-own"' not in world.client("ufgo-referee").get(url).content.decode()
