@@ -141,6 +141,13 @@ def referees_an_approving_list(user: Any, tournament: Any) -> bool:
 # --- the permissions (docs/authority.md's table) ----------------------------------------
 
 keeps_identity = is_staff | admins_members_club | registrar_of_member
+
+
+@rules.predicate
+def keeps_proposals_member(user: Any, proposal: Any) -> bool:
+    return bool(keeps_identity.test(user, proposal.member))
+
+
 edits_table = is_staff | admins_organiser
 reviews_table = is_staff | referees_table
 
@@ -151,7 +158,7 @@ PERMISSIONS: dict[str, Any] = {
     "member.change_identity": keeps_identity,
     "member.see_history": keeps_identity,
     "member.propose_identity": rules.is_authenticated,
-    "proposal.decide": rules.is_authenticated,  # on a proposal: see proposal_decider
+    "proposal.decide": keeps_proposals_member,
     "member.merge": is_staff | registrar_of_member,
     "member.request_merge": is_staff | is_registrar | referees_some_list | admins_some_club,
     "merge.undo": is_staff | registrar_of_member,  # on the kept member
@@ -175,13 +182,6 @@ PERMISSIONS: dict[str, Any] = {
     "list.publish": is_staff | referees_list,
 }
 
-
-@rules.predicate
-def proposal_decider(user: Any, proposal: Any) -> bool:
-    return bool(keeps_identity.test(user, proposal.member))
-
-
-PERMISSIONS["proposal.decide"] = proposal_decider
 
 for _name, _predicate in PERMISSIONS.items():
     rules.set_perm(_name, _predicate)
