@@ -175,7 +175,11 @@ PERMISSIONS: dict[str, Any] = {
     "table.reopen": is_staff
     | (~approved_somewhere & (edits_table | reviews_table))
     | referees_every_deciding_list,
-    "table.withdraw_approval": is_staff | referees_an_approving_list,
+    # His lists' approval; a table approved as a whole (no list approved it) by one who
+    # referees every list that decided it.
+    "table.withdraw_approval": is_staff
+    | referees_an_approving_list
+    | (approved_somewhere & referees_every_deciding_list),
     # lists
     "list.referee": is_staff | referees_list,
     "list.baseline": is_staff | referees_list,
