@@ -1,7 +1,16 @@
 from django.contrib import admin
 from simple_history.admin import SimpleHistoryAdmin
 
-from clubsite.models import Club, FideRating, Member, MemberClaim, Profile
+from clubsite.models import (
+    Club,
+    FideRating,
+    Member,
+    MemberClaim,
+    MemberMerge,
+    MergeRequest,
+    Profile,
+    Registrar,
+)
 
 
 @admin.register(Club)
@@ -92,3 +101,31 @@ class MemberClaimAdmin(ViewOnlyAdmin):
     list_filter = ["state"]
     search_fields = ["user__username", "member__family_name", "member__given_name"]
     list_select_related = ["user", "member", "decided_by"]
+
+
+@admin.register(Registrar)
+class RegistrarAdmin(admin.ModelAdmin):
+    """Staff name the registrars (docs/authority.md) and their scope."""
+
+    list_display = ["user", "country", "federation"]
+    list_filter = ["country", "federation"]
+    search_fields = ["user__username"]
+    autocomplete_fields = ["user"]
+
+
+@admin.register(MemberMerge)
+class MemberMergeAdmin(ViewOnlyAdmin):
+    """Read-only: a merge is made and undone by a registrar on the member's merge page."""
+
+    list_display = ["kept_id", "dropped_id", "by", "at", "undone_at", "undone_by"]
+    list_filter = ["undone_at"]
+    search_fields = ["=kept_id", "=dropped_id", "by__username"]
+    list_select_related = ["by", "undone_by"]
+
+
+@admin.register(MergeRequest)
+class MergeRequestAdmin(admin.ModelAdmin):
+    list_display = ["keep", "drop", "requested_by", "at"]
+    search_fields = ["keep__family_name", "drop__family_name", "requested_by__username"]
+    list_select_related = ["keep", "drop", "requested_by"]
+    autocomplete_fields = ["keep", "drop"]

@@ -241,3 +241,83 @@ class MemberClaim(models.Model):
 
     def __str__(self) -> str:
         return f"{self.user} is {self.member}? ({self.state})"
+
+
+class Registrar(models.Model):
+    """A keeper of members' identities (issue 54, docs/authority.md): he accepts or declines
+    what others propose about them, merges two records of one person and undoes a merge.
+    His scope is the members of one country (ISO code, the member's or his club's) or of
+    one federation (FIDE code); both empty: the whole site."""
+
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.CASCADE,
+        related_name="registrar_scopes",
+        verbose_name=_("user"),
+    )
+    country = models.CharField(
+        _("country"), max_length=2, blank=True, help_text=_("ISO code, e.g. UA; empty: any")
+    )
+    federation = models.CharField(
+        _("federation"), max_length=3, blank=True, help_text=_("FIDE code, e.g. UKR; empty: any")
+    )
+
+    class Meta:
+        verbose_name = _("registrar")
+        verbose_name_plural = _("registrars")
+        constraints = [
+            models.UniqueConstraint(
+                fields=["user", "country", "federation"], name="registrar_scope_once"
+            )
+        ]
+
+    def __str__(self) -> str:
+        scope = " ".join(part for part in (self.country, self.federation) if part)
+        return f"{self.user}: {scope or _('whole site')}"
+
+
+class MemberMerge(models.Model):
+    """Two records of one person made one by a registrar (issue 54): who, when, and all a
+    registrar needs to undo it (`ratings.merging`). By ids, not keys: either member may be
+    merged again later."""
+
+    kept_id = models.PositiveIntegerField(_("kept member"), db_index=True)
+    dropped_id = models.PositiveIntegerField(_("dropped member"), db_index=True)
+    by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, related_name="+"
+    )
+    at = models.DateTimeField(auto_now_add=True)
+    # The dropped record, the values the kept one took, and the ids of every row moved.
+    record = models.JSONField(default=dict)
+    undone_at = models.DateTimeField(null=True, blank=True)
+    undone_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True, related_name="+"
+    )
+
+    class Meta:
+        ordering = ["-at"]
+        verbose_name = _("merge of members")
+        verbose_name_plural = _("merges of members")
+
+    def __str__(self) -> str:
+        return f"#{self.dropped_id} into #{self.kept_id}"
+
+
+class MergeRequest(models.Model):
+    """Someone who may not merge (a referee, a club admin) asks a registrar to (issue 54)."""
+
+    keep = models.ForeignKey(Member, on_delete=models.CASCADE, related_name="+")
+    drop = models.ForeignKey(Member, on_delete=models.CASCADE, related_name="+")
+    requested_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, related_name="+"
+    )
+    at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["at"]
+        verbose_name = _("merge request")
+        verbose_name_plural = _("merge requests")
+        constraints = [models.UniqueConstraint(fields=["keep", "drop"], name="merge_request_once")]
+
+    def __str__(self) -> str:
+        return f"{self.drop} into {self.keep}"

@@ -11,8 +11,8 @@ from typing import Any
 
 from django.db.models import QuerySet
 
+from clubsite.authority import clubs_administered
 from clubsite.models import Club, Member, MemberClaim, Profile
-from clubsite.ownership import clubs_administered
 
 
 def club_get(slug: str) -> Club:

@@ -10,8 +10,8 @@ from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
+from clubsite.authority import may_add_to_club, may_confirm_member_claim, may_edit_member
 from clubsite.models import Member, MemberClaim, Profile
-from clubsite.ownership import may_add_to_club, may_confirm_member_claim, may_edit_member
 
 
 @transaction.atomic

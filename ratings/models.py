@@ -53,7 +53,7 @@ class RatingList(models.Model):
         verbose_name=_("owner club"),
     )
     federation = models.CharField(_("federation"), max_length=120, blank=True)
-    # Which clubs may submit tables to the list (`ratings.submissions.list_approval.list_accepts`).
+    # Which clubs may submit tables to the list (`clubsite.authority.list_accepts`).
     submitters = models.CharField(
         _("who may submit"),
         max_length=8,

@@ -17,6 +17,7 @@ from django.db.models.functions import Rank
 from django.utils import timezone
 from django.utils.translation import gettext
 
+from clubsite import authority
 from clubsite.models import Club, Member
 from clubsite.numbers import is_ascii_number
 from ratings.display.formatting import rating_number
@@ -789,6 +790,4 @@ def rating_list_club_choices(rating_list: RatingList) -> list[tuple[int, str]]:
 
 def list_refereed_by(rating_list: RatingList, user: Any) -> bool:
     """Whether the user decides for this list: one of its referees, or staff."""
-    if not user.is_authenticated:
-        return False
-    return user.is_staff or rating_list.referees.filter(pk=user.pk).exists()
+    return authority.allowed(user, "list.referee", rating_list)

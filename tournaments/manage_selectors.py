@@ -11,7 +11,7 @@ from django.db.models import Count, Q, QuerySet
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
-from clubsite import player_search
+from clubsite import authority, player_search
 from clubsite.models import Club, Member
 from ratings.systems.ufgo.grades import event_eligibility
 from tournaments.models import Game, Participant, Tournament
@@ -23,11 +23,7 @@ RECENT_TOURNAMENTS = 5
 
 
 def clubs_administered(user: AbstractBaseUser) -> QuerySet[Club]:
-    if not user.is_authenticated:
-        return Club.objects.none()
-    if user.is_staff:
-        return Club.objects.order_by("name")
-    return Club.objects.filter(admins=user).order_by("name")
+    return authority.clubs_administered(user).order_by("name")
 
 
 def tournaments_managed(user: AbstractBaseUser) -> QuerySet[Tournament]:

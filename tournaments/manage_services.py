@@ -15,10 +15,9 @@ from django.db import transaction
 from django.utils.text import slugify
 from django.utils.translation import gettext as _
 
+from clubsite.authority import is_club_admin, may_add_to_club
 from clubsite.models import Club, Member
-from clubsite.ownership import may_add_to_club
 from tournaments.models import Participant, Tournament, TournamentLog
-from tournaments.permissions import is_club_admin
 
 EDITABLE = (Tournament.Status.DRAFT, Tournament.Status.REJECTED)
 

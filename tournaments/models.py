@@ -414,9 +414,15 @@ class TournamentLog(models.Model):
 
 
 class MemberProposal(models.Model):
-    """Identity data a table (its file or its admin's form) says about a member whose record
-    is not its club's to change: kept with the table, applied when a list's referee (or
-    staff) approves it, dropped with the table if it is abandoned (`tournaments.review.proposals`)."""
+    """Identity data a table (its file or its admin's form) or a list's baseline says about a
+    member whose record is not its author's to change: it waits for the member's club admins
+    or a registrar to accept or decline it (issue 54, docs/authority.md); dropped with the
+    table if it is abandoned (`tournaments.review.proposals`)."""
+
+    class Decision(models.TextChoices):
+        WAITING = "", _("waiting")
+        ACCEPTED = "accepted", _("accepted")
+        DECLINED = "declined", _("declined")
 
     class Field(models.TextChoices):
         FIDE_ID = "fide_id", _("FIDE ID")
@@ -429,7 +435,10 @@ class MemberProposal(models.Model):
         # Valid from the table's start (issue 20): applied as a dated `FideRating`.
         FIDE_RATING = "fide_rating", _("FIDE rating")
 
-    tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="proposals")
+    # None: proposed by a list's baseline (its source names the list).
+    tournament = models.ForeignKey(
+        Tournament, on_delete=models.CASCADE, related_name="proposals", null=True, blank=True
+    )
     member = models.ForeignKey(Member, on_delete=models.CASCADE, related_name="proposals")
     field = models.CharField(_("field"), max_length=12, choices=Field.choices)
     # As text: a club by its id, a grade as written ("2k"), a year as digits.
@@ -444,6 +453,12 @@ class MemberProposal(models.Model):
     applied_at = models.DateTimeField(_("applied at"), null=True, blank=True)
     # Empty when applied as proposed; else why not (e.g. the FIDE ID is another member's).
     outcome = models.CharField(_("outcome"), max_length=300, blank=True)
+    decision = models.CharField(
+        _("decision"), max_length=8, choices=Decision.choices, blank=True, default=""
+    )
+    decided_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True, related_name="+"
+    )
 
     class Meta:
         ordering = ["member__family_name", "member__given_name", "field"]

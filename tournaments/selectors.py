@@ -64,7 +64,7 @@ def tournament_get(pk: int) -> Tournament:
 
 
 def tournament_visible(user: AbstractBaseUser | AnonymousUser, tournament: Tournament) -> bool:
-    from tournaments.permissions import can_view
+    from clubsite.authority import can_view
 
     return can_view(user, tournament)
 

@@ -19,9 +19,10 @@ from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
+from clubsite import authority
+from clubsite.authority import is_club_admin, is_referee
 from clubsite.models import Member
 from tournaments.models import Game, RoundSeat, Tournament, TournamentLog
-from tournaments.permissions import is_club_admin, is_referee
 from tournaments.review.conversation import table_snapshot
 from tournaments.review.notifications import event_mail_queue
 
@@ -120,25 +121,46 @@ def tournament_reject(*, tournament: Tournament, by: AbstractBaseUser, comment: 
 def tournament_reopen(
     *, tournament: Tournament, by: AbstractBaseUser, comment: str = ""
 ) -> Tournament:
-    """Back to draft for corrections. Only its referees or staff reopen an approved table
-    (`ratings.submissions.services.tournament_reopen_and_unrate` then takes its ratings
-    out: the lists recompute without it)."""
+    """Back to draft for corrections. No one undoes a decision he did not make (issue 54,
+    `clubsite.authority`'s "table.reopen"): a table some list approved is reopened by
+    staff or by the referee of every list that decided it; the club reopens it only while
+    no list approved it (`ratings.submissions.services.tournament_reopen_and_unrate`
+    then takes its ratings out: the lists recompute without it)."""
     tournament = _locked(tournament)
     _expect(tournament, Status.REJECTED, Status.APPROVED, Status.SUBMITTED)
-    was_approved = tournament.status == Status.APPROVED
-    allowed = (
-        is_referee(by, tournament)
-        if was_approved
-        else (is_club_admin(by, tournament) or is_referee(by, tournament))
-    )
-    if not allowed:
-        raise PermissionDenied(_("You may not reopen this table."))
+    if not authority.allowed(by, "table.reopen", tournament):
+        raise PermissionDenied(
+            _(
+                "Another list's referee has decided this table: only he withdraws his "
+                "list's decision (or staff reopen it)."
+            )
+        )
     tournament.status = Status.DRAFT
     tournament.save()
     log = TournamentLog.objects.create(
         tournament=tournament, action=TournamentLog.Action.REOPENED, by=by, comment=comment
     )
     event_mail_queue(log=log)
+    return tournament
+
+
+@transaction.atomic
+def tournament_back_to_undecided(
+    *, tournament: Tournament, by: AbstractBaseUser, comment: str, lists: list[str]
+) -> Tournament:
+    """A referee withdrew his lists' approval while other lists' decisions stand: the table
+    waits for his lists' decision again (`ratings.submissions.services.
+    tournament_withdraw_approval` resets the links)."""
+    tournament = _locked(tournament)
+    _expect(tournament, Status.APPROVED, Status.SUBMITTED)
+    tournament.status = Status.SUBMITTED
+    tournament.decided_at = None
+    tournament.decided_by = None
+    tournament.save()
+    TournamentLog.objects.create(
+        tournament=tournament, action=TournamentLog.Action.REOPENED, by=by, comment=comment,
+        params={"withdrawn_lists": lists},
+    )  # fmt: skip
     return tournament
 
 

@@ -38,6 +38,7 @@ INSTALLED_APPS = [
     "django_filters",
     "axes",
     "simple_history",
+    "rules",
     "clubsite",
     "tournaments",
     "ratings",
@@ -110,6 +111,8 @@ DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
 AUTHENTICATION_BACKENDS = [
     "axes.backends.AxesStandaloneBackend",
+    # Object permissions (clubsite.authority): `user.has_perm(name, obj)` and `{% has_perm %}`.
+    "rules.permissions.ObjectPermissionBackend",
     "django.contrib.auth.backends.ModelBackend",
 ]
 AUTH_PASSWORD_VALIDATORS = [

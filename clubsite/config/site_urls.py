@@ -4,6 +4,7 @@ from django.urls import include, path, re_path
 
 from clubsite.views import account as views
 from clubsite.views import claims as claim_views
+from clubsite.views import keeping as keeping_views
 from clubsite.views import members as member_views
 from clubsite.views import public as site_views
 from ratings.views import api
@@ -47,6 +48,9 @@ urlpatterns = [
     ),
     path("players/<int:pk>/history/", member_views.member_history, name="member_history"),
     path("players/<int:pk>/merge/", member_views.member_merge, name="member_merge"),
+    path("merges/<int:pk>/undo/", member_views.member_merge_undo, name="member_merge_undo"),
+    path("members/proposals/", keeping_views.proposal_inbox, name="proposal_inbox"),
+    path("members/proposals/<int:pk>/", keeping_views.proposal_decide, name="proposal_decide"),
     path("me/", views.my_profile, name="my_profile"),
     path("players/<int:pk>/this-is-me/", claim_views.member_claim, name="member_claim"),
     path("me/requests/", claim_views.member_claims, name="member_claims"),

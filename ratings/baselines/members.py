@@ -1,5 +1,8 @@
 """The members a baseline names, written: the new ones created (with the clubs the list
-names), the matched ones given the EGD PIN or FIDE ID the list knows and they lack.
+names), the matched ones given the EGD PIN or FIDE ID the list knows and they lack, when
+the one importing keeps their identity (issue 54: his club's members, a registrar's, the
+operator's command); for anyone else those numbers are proposed (`MemberProposal`
+without a table), to wait for the member's club admins or a registrar.
 
 A full EGD list is 45,000 rows, so everything here is a handful of set-based statements,
 whatever the number of rows: on PostgreSQL the new members' ids come from their sequence
@@ -12,23 +15,33 @@ from __future__ import annotations
 import re
 from typing import Any
 
+from django.contrib.auth.models import AbstractBaseUser
 from django.db import connection
 from django.db.models import Case, CharField, Q, Value, When
 
+from clubsite.authority import members_kept_by
 from clubsite.fields import parse_grade
 from clubsite.models import Club, GameKind, Member
 from ratings.baselines import matching
 from ratings.baselines.matching import club_slug, name_key, row_country
 from ratings.recompute.bulk import insert_rows
 from tournaments.formats.list_model import ListRow
+from tournaments.models import MemberProposal
 
 MAX_SMALL = 32767
 _COUNTRY = re.compile(r"[A-Z]{2}")
 
 
-def members_for(*, resolved: list[tuple[ListRow, int | None]], game: str) -> list[int]:
+def members_for(
+    *,
+    resolved: list[tuple[ListRow, int | None]],
+    game: str,
+    by: AbstractBaseUser | None = None,
+    source: str = "",
+) -> list[int]:
     """The member id of each row (None in `resolved`: a new member, created with the club
-    the row names); the matched members get the numbers they lack."""
+    the row names); the matched members get the numbers they lack, or, where `by` does not
+    keep them, those numbers are proposed."""
     new_rows = [row for row, member_id in resolved if member_id is None]
     clubs = _clubs_for(new_rows)
     values = []
@@ -38,9 +51,58 @@ def members_for(*, resolved: list[tuple[ListRow, int | None]], game: str) -> lis
     created = iter(_create(values))
     ids = [member_id if member_id is not None else next(created) for _r, member_id in resolved]
     matched = [(row, member_id) for row, member_id in resolved if member_id is not None]
+    matched, others = _split_kept(matched, by)
     _fill_blank(matched, "egd_pin", lambda row: row.egd_pin)
     _fill_blank(matched, "fide_id", lambda row: row.fide_id)
+    _propose(others, by, source)
     return ids
+
+
+def _split_kept(
+    matched: list[tuple[ListRow, int]], by: AbstractBaseUser | None
+) -> tuple[list[tuple[ListRow, int]], list[tuple[ListRow, int]]]:
+    """The rows whose member `by` keeps (all of them for the operator's command) and the rest."""
+    if by is None:
+        return matched, []
+    kept_filter = members_kept_by(by)
+    if not kept_filter:  # staff, a registrar of the whole site
+        return matched, []
+    kept = set(Member.objects.filter(kept_filter).values_list("pk", flat=True))
+    return (
+        [(row, m) for row, m in matched if m in kept],
+        [(row, m) for row, m in matched if m not in kept],
+    )
+
+
+def _propose(matched: list[tuple[ListRow, int]], by: AbstractBaseUser | None, source: str) -> None:
+    """The numbers the rows name that their members lack, proposed (one each), replacing
+    what an earlier baseline proposed and is still waiting."""
+    if not matched:
+        return
+    numbers = dict(
+        (m, (egd, fide))
+        for m, egd, fide in Member.objects.filter(pk__in=[m for _r, m in matched]).values_list(
+            "pk", "egd_pin", "fide_id"
+        )
+    )
+    proposals = []
+    for row, member_id in matched:
+        egd, fide = numbers.get(member_id, ("", ""))
+        for field, have, value in (("egd_pin", egd, row.egd_pin), ("fide_id", fide, row.fide_id)):
+            if value and not have:
+                proposals.append(
+                    MemberProposal(
+                        member_id=member_id,
+                        field=field,
+                        value=str(value)[:12],
+                        proposed_by=by,
+                        source=source[:200],
+                    )  # fmt: skip
+                )
+    MemberProposal.objects.filter(
+        tournament=None, decision="", member_id__in=[p.member_id for p in proposals]
+    ).filter(field__in=("egd_pin", "fide_id")).delete()
+    MemberProposal.objects.bulk_create(proposals)
 
 
 def _new_member(row: ListRow, club_id: int | None, game: str) -> dict[str, Any]:

@@ -96,7 +96,10 @@ def baseline_import(
     resolved, errors = _check(listfile, rating_list, preview, choices or {}, new_for_ambiguous)
     if errors:
         raise ValidationError(errors)
-    member_ids = members_for(resolved=resolved, game=rating_list.game)
+    member_ids = members_for(
+        resolved=resolved, game=rating_list.game, by=by,
+        source=_("baseline of %(list)s") % {"list": rating_list.name},
+    )  # fmt: skip
     return baseline_replace(
         rating_list=rating_list,
         date=date,

@@ -22,25 +22,13 @@ from django.db.models import QuerySet
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
+from clubsite.authority import links_decided_by, list_accepts
 from clubsite.models import Club
 from ratings.models import ListTournament, RatingList, counted_links
 from tournaments import services as workflow
 from tournaments.models import Tournament
 
 Decision = ListTournament.Decision
-
-
-def list_accepts(rating_list: RatingList, club: Club | None) -> bool:
-    """May this club submit tables to the list? Open to all, or the owner and the clubs
-    named; a club's own list (by default) only its club's."""
-    mode = rating_list.submitters
-    if mode == "all" or (mode == "" and rating_list.owner_club_id is None):
-        return True
-    if club is None:
-        return False
-    if club.pk == rating_list.owner_club_id:
-        return True
-    return mode == "named" and rating_list.submitting_clubs.filter(pk=club.pk).exists()
 
 
 def lists_refusing(rating_lists: Iterable[RatingList], club: Club | None) -> list[RatingList]:
@@ -63,13 +51,8 @@ def check_lists_accept(
 
 
 def lists_for(user: AbstractBaseUser, tournament: Tournament) -> QuerySet[ListTournament]:
-    """The table's links this user decides: his lists' (staff: every list)."""
-    links = ListTournament.objects.filter(tournament=tournament).select_related("rating_list")
-    if not user.is_authenticated:
-        return links.none()
-    if user.is_staff:
-        return links
-    return links.filter(rating_list__referees=user)
+    """The table's links this user decides (`clubsite.authority.links_decided_by`)."""
+    return links_decided_by(user, tournament)
 
 
 def undecided_for(user: AbstractBaseUser, tournament: Tournament) -> QuerySet[ListTournament]:

@@ -15,6 +15,7 @@ from django.contrib.auth.models import AbstractBaseUser
 from django.db import transaction
 from django.utils.translation import gettext as _
 
+from clubsite import authority
 from ratings.models import ListTournament, RatingList
 from ratings.recompute.services import rating_list_request_recompute
 from ratings.submissions import list_approval
@@ -23,7 +24,6 @@ from tournaments import services as workflow
 from tournaments.models import Tournament, TournamentLog
 from tournaments.review.conversation import tournament_withdraw
 from tournaments.review.notifications import event_mail_queue
-from tournaments.review.proposals import proposals_apply
 
 
 def tournament_lists_set(*, tournament: Tournament, rating_lists: Iterable[RatingList]) -> None:
@@ -77,15 +77,15 @@ def tournament_approve_and_rate(
     comment: str = "",
     rating_lists: Iterable[RatingList] | None = None,
 ) -> Tournament:
-    """Approve the table for the lists `by` referees (staff: all; or those named), apply
-    the identity data it proposes, and queue the recompute of exactly those lists after
+    """Approve the table for the lists `by` referees (staff: all; or those named) and queue the recompute of exactly those lists after
     the commit (a failed approval queues nothing). The table is approved once every list
     decided (`ratings.submissions.list_approval`)."""
     outcome = list_approval.lists_decide(
         tournament=tournament, by=by, decision=ListTournament.Decision.APPROVED,
         comment=comment, rating_lists=rating_lists,
     )  # fmt: skip
-    proposals_apply(tournament=outcome.tournament, by=by)
+    # The identity data it proposes is not his to apply (issue 54): it waits for the
+    # members' keepers (`tournaments.review.proposals`); the lists rate the recorded facts.
     # Rated again by the coming recompute, as it stands now: the recompute's cone
     # (ratings/recompute/cone.py) starts from the tables whose `rated_at` is empty.
     ListTournament.objects.filter(tournament=tournament, rating_list__in=outcome.decided).update(
@@ -142,6 +142,36 @@ def tournament_reopen_and_unrate(
             trigger=f"reopening of tournament {tournament.pk}",
         )
     return tournament
+
+
+@transaction.atomic
+def tournament_withdraw_approval(
+    *, tournament: Tournament, by: AbstractBaseUser, comment: str = ""
+) -> Tournament:
+    """A referee takes back his own lists' approval (issue 54); the other lists' decisions
+    stand and his lists decide again. Where no one else's decision would be undone (or
+    for staff) the table is reopened as a whole, back to its club."""
+    locked = Tournament.objects.select_for_update().get(pk=tournament.pk)
+    if authority.allowed(by, "table.reopen", locked):
+        return tournament_reopen_and_unrate(tournament=locked, by=by, comment=comment)
+    authority.require(by, "table.withdraw_approval", locked,
+                      _("Only the referee who approved it for his list withdraws that."))  # fmt: skip
+    mine = list(
+        authority.links_decided_by(by, locked).filter(decision=ListTournament.Decision.APPROVED)
+    )
+    ListTournament.objects.filter(pk__in=[link.pk for link in mine]).update(
+        decision=ListTournament.Decision.UNDECIDED, decided_by=None, decided_at=None,
+        decision_comment="", rated_at=None,
+    )  # fmt: skip
+    for link in mine:
+        rating_list_request_recompute(
+            rating_list=link.rating_list,
+            from_date=locked.end_date,
+            trigger=f"approval of tournament {locked.pk} withdrawn",
+        )
+    return workflow.tournament_back_to_undecided(
+        tournament=locked, by=by, comment=comment, lists=[link.rating_list.name for link in mine]
+    )
 
 
 @transaction.atomic

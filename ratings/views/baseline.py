@@ -19,7 +19,7 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
-from ratings import selectors
+from clubsite import authority
 from ratings.baselines.matching import BaselinePreview, choices_from
 from ratings.baselines.services import baseline_errors, baseline_import, baseline_preview
 from ratings.models import Baseline, RatingList
@@ -43,7 +43,7 @@ class BaselineUploadForm(forms.Form):
 
 def _list_for_referee(request: HttpRequest, slug: str) -> RatingList:
     rating_list = get_object_or_404(RatingList, slug=slug)
-    if not selectors.list_refereed_by(rating_list, request.user):
+    if not authority.allowed(request.user, "list.baseline", rating_list):
         raise PermissionDenied(_("Only the list's referees start it from a published list."))
     return rating_list
 

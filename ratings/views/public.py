@@ -10,7 +10,7 @@ from functools import partial
 from django.core.exceptions import ObjectDoesNotExist
 from django.db.models import Q, QuerySet
 from django.http import Http404, HttpRequest, HttpResponse
-from django.shortcuts import get_object_or_404, render
+from django.shortcuts import get_object_or_404, redirect, render
 from django.utils import timezone
 from django.utils.html import format_html
 from django.utils.safestring import SafeString, mark_safe
@@ -39,6 +39,7 @@ from ratings.display.formatting import (
     format_rating,
 )
 from ratings.display.system_titles import system_title
+from ratings.merging import merge_redirect_target
 from ratings.models import PublishedList, RatingEntry, RatingList
 from ratings.standings import standing
 from ratings.views import calculator_links, filters, history_rows, list_counts, list_rows
@@ -462,6 +463,9 @@ def player_detail(request: HttpRequest, pk: int) -> HttpResponse:
     try:
         member = selectors.player_get(pk)
     except ObjectDoesNotExist as error:
+        kept = merge_redirect_target(pk)  # merged into another (issue 54)
+        if kept is not None:
+            return redirect("player_detail", pk=kept)
         raise Http404 from error
     profile = selectors.player_profile(member)
     _decorate(profile)

@@ -1,6 +1,7 @@
-"""Issue 14 in Chromium: kyiv's admin proposes a FIDE ID for a Rivne member who played
-in his table; the list's referee sees the change and approves; Rivne's admin reads it in
-the member's history."""
+"""Issues 14 and 54 in Chromium: Kyiv's admin (a rival club) proposes a FIDE ID for a
+Rivne member who played in his table; the list's referee sees it as pending and approves
+the table, which does not change who Oleh is; the proposal waits in the inbox of Rivne's
+admin, who accepts it; the member's history shows who proposed and who accepted."""
 
 from __future__ import annotations
 
@@ -25,7 +26,7 @@ from tournaments.services import Pairing, round_replace
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
 
-def test_a_proposed_fide_id_is_approved_and_shows_in_the_history(
+def test_a_rival_clubs_proposal_waits_for_the_members_club_admin_who_accepts_it(
     live_server, browser_page, screenshot, audit, settings
 ):
     settings.PASSWORD_HASHERS = FAST_HASHERS
@@ -64,23 +65,38 @@ def test_a_proposed_fide_id_is_approved_and_shows_in_the_history(
     page.wait_for_load_state()
     log_out(page)
 
-    # --- the list's referee sees the change and approves for his list
+    # --- the list's referee sees the change, pending, and approves the table for his list
     log_in(page, base, "gor-referee", "/referee/")
     page.locator("#queue").get_by_role("link", name="Review").click()
     page.wait_for_url(f"**/referee/{table.pk}/")
     proposals = page.locator("#proposals")
     assert "Oleh Bondar" in proposals.inner_text() and "14109999" in proposals.inner_text()
+    assert page.locator("#proposals-pending").is_visible()
     audit()
-    screenshot("referee-sees-a-proposed-fide-id")
+    screenshot("referee-sees-a-pending-proposal")
     page.locator("#decision-form").get_by_role("button", name="Approve").click()
     page.wait_for_load_state()
-    assert Member.objects.get(pk=oleh.pk).fide_id == "14109999"
+    assert Member.objects.get(pk=oleh.pk).fide_id == ""  # the approval is not who he is
     log_out(page)
 
-    # --- Rivne's admin reads who changed his member, from which table
-    log_in(page, base, "rivne-admin", f"/players/{oleh.pk}/history/")
+    # --- Rivne's admin finds it in his inbox and accepts it
+    log_in(page, base, "rivne-admin", "/")
+    page.locator("#nav-proposals").click()
+    page.wait_for_url("**/members/proposals/")
+    row = page.locator("#inbox tr", has_text="Oleh Bondar")
+    assert "14109999" in row.inner_text() and "kyiv-admin" in row.inner_text()
+    screenshot("club-admin-inbox")
+    row.get_by_role("button", name="Accept").click()
+    page.wait_for_load_state()
+    assert page.locator("#inbox-empty").is_visible()
+    assert Member.objects.get(pk=oleh.pk).fide_id == "14109999"
+
+    # --- the member's history: who proposed (kyiv-admin, in which table), who accepted
+    page.goto(f"{base}/players/{oleh.pk}/")
+    page.locator("#member-history-link").click()
+    page.wait_for_url(f"**/players/{oleh.pk}/history/")
     history = page.locator("#member-history").inner_text()
-    assert "14109999" in history and "gor-referee" in history
-    assert "Kyiv Autumn Cup" in history and "kyiv-admin" in history
+    assert "14109999" in history and "Kyiv Autumn Cup" in history
+    assert "proposed by kyiv-admin" in history and "accepted by rivne-admin" in history
     audit()
     screenshot("member-history")

@@ -14,7 +14,7 @@ import pytest
 from django.core.exceptions import NON_FIELD_ERRORS, ValidationError
 from django.db import IntegrityError, connection, transaction
 
-from clubsite.models import FideRating, Member
+from clubsite.models import FideRating, Member, MergeRequest, Registrar
 from ratings.models import (
     ListTournament,
     PublishedEntry,
@@ -29,6 +29,7 @@ from tests.factories import (
     ParticipantFactory,
     RatingListFactory,
     TournamentFactory,
+    UserFactory,
 )
 from tournaments.models import Game, RoundSeat, Tournament
 
@@ -222,6 +223,21 @@ def test_fide_rating_once_a_day() -> None:
         FideRating.objects.create(member=member, rating=2010, valid_from=dt.date(2025, 1, 1))
 
 
+def test_registrar_scope_once() -> None:
+    user = UserFactory()
+    Registrar.objects.create(user=user, country="UA")
+    with refused("registrar_scope_once", "user_id", "country", "federation"):
+        Registrar.objects.create(user=user, country="UA")
+    Registrar.objects.create(user=user, country="PL")  # another scope of his
+
+
+def test_merge_request_once() -> None:
+    keep, drop = MemberFactory(), MemberFactory()
+    MergeRequest.objects.create(keep=keep, drop=drop)
+    with refused("merge_request_once", "keep_id", "drop_id"):
+        MergeRequest.objects.create(keep=keep, drop=drop)
+
+
 def test_entry_once_per_list() -> None:
     rating_list, member = RatingListFactory(), MemberFactory()
     RatingEntry.objects.create(rating_list=rating_list, member=member, rating=1500)
@@ -319,6 +335,8 @@ def test_every_declared_constraint_is_tried_here() -> None:
         "snapshot_member_once",
         "proposal_once_per_field",
         "baseline_member_once",
+        "registrar_scope_once",
+        "merge_request_once",
     }
     declared = {
         constraint.name

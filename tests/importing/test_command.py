@@ -133,7 +133,15 @@ def test_ambiguous_players_refused_then_chosen(egf_list):
     assert twins[0].egd_pin == ""  # issue 14: the file proposes it with the table ...
     call_command("approve_tournament", str(tournament.pk), stdout=io.StringIO())
     twins[0].refresh_from_db()
-    assert twins[0].egd_pin == "13513786"  # ... and the approval records it on the chosen member
+    assert twins[0].egd_pin == ""  # ... the approval does not apply it (issue 54) ...
+    from tests.factories import UserFactory
+    from tournaments.models import MemberProposal
+    from tournaments.review.proposals import proposal_decide
+
+    proposal = MemberProposal.objects.get(member=twins[0], field="egd_pin")
+    proposal_decide(proposal=proposal, by=UserFactory(is_staff=True), accept=True)
+    twins[0].refresh_from_db()
+    assert twins[0].egd_pin == "13513786"  # ... one who keeps him records it on the chosen one
 
 
 def test_five_megabytes_refused_before_parsing(egf_list, tmp_path, monkeypatch):

@@ -10,7 +10,8 @@ from ratings.submissions.importing import results_import, results_preview
 from ratings.submissions.services import tournament_approve_and_rate
 from tests.factories import ClubFactory, MemberFactory, RatingListFactory, UserFactory
 from tournaments.formats.model import FileGame, FilePlayer, ResultsFile, TournamentDetails
-from tournaments.models import Participant, Tournament
+from tournaments.models import MemberProposal, Participant, Tournament
+from tournaments.review.proposals import proposal_decide
 
 pytestmark = pytest.mark.django_db
 
@@ -159,7 +160,12 @@ def test_a_name_match_gains_the_pin_the_file_gives():
     tournament = results_import(results=results, rating_list=None, organiser=ClubFactory(), by=None)
     member.refresh_from_db()
     assert member.egd_pin == ""  # issue 14: a file proposes; the approval applies
-    tournament_approve_and_rate(tournament=tournament, by=UserFactory(is_staff=True))
+    staff = UserFactory(is_staff=True)
+    tournament_approve_and_rate(tournament=tournament, by=staff)
+    member.refresh_from_db()
+    assert member.egd_pin == ""  # issue 54: the approval does not apply it either
+    proposal = MemberProposal.objects.get(member=member, field="egd_pin")
+    proposal_decide(proposal=proposal, by=staff, accept=True)  # one who keeps him does
     member.refresh_from_db()
     assert member.egd_pin == "13513786"
 

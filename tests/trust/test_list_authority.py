@@ -100,8 +100,15 @@ def test_reopening_unrates_the_lists_that_approved_and_asks_them_again(
     with django_capture_on_commit_callbacks(execute=True):
         _decide(world, "rivne-referee", table, "approve")
     assert _rated_in(table) == {"rivne"}
+    # issue 54: not the club's to undo; the referee who approved withdraws his approval,
+    # and as no other list decided, the table goes back to the club
+    world.client("rivne-admin").post(reverse("manage_reopen", args=[table.pk]))
+    table.refresh_from_db()
+    assert table.status == "submitted" and _rated_in(table) == {"rivne"}
     with django_capture_on_commit_callbacks(execute=True):
-        world.client("rivne-admin").post(reverse("manage_reopen", args=[table.pk]))
+        world.client("rivne-referee").post(
+            reverse("referee_reopen", args=[table.pk]), {"reason": "wrong date"}
+        )
     table.refresh_from_db()
     assert table.status == "draft" and _rated_in(table) == set()
     assert set(

@@ -17,7 +17,13 @@ from ratings.models import RatingEntry, RatingHistory, RecomputeRun
 from ratings.recompute import services
 from ratings.recompute.services import rating_list_recompute
 from ratings.submissions.services import tournament_approve_and_rate
-from tests.factories import GameFactory, MemberFactory, ParticipantFactory, TournamentFactory
+from tests.factories import (
+    GameFactory,
+    MemberFactory,
+    ParticipantFactory,
+    TournamentFactory,
+    UserFactory,
+)
 from tests.trust.world import World
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -46,6 +52,14 @@ def _someone_waits(seconds: float = 10) -> bool:
     return False
 
 
+def _registrar(world: World):
+    from clubsite.models import Registrar
+
+    world.users["registrar"] = UserFactory(username="registrar")
+    Registrar.objects.create(user=world.users["registrar"])
+    return world.users["registrar"]
+
+
 def test_a_merge_waits_for_the_recompute_of_his_list_and_moves_its_new_rows(
     world: World, monkeypatch
 ):
@@ -54,6 +68,7 @@ def test_a_merge_waits_for_the_recompute_of_his_list_and_moves_its_new_rows(
     # Recomputes run only when this test says (the approvals' tasks are not queued).
     monkeypatch.setattr(services, "recompute_enqueue", lambda **_kwargs: True)
     rating_list = world.lists["egf-gor"]
+    _registrar(world)  # issue 54: a merge is a registrar's act
     others = [MemberFactory(club=world.rivne, grade=g) for g in ("3k", "4k", "5k")]
     keep = MemberFactory(club=world.rivne, grade="2k", family_name="Tkachenko")
     drop = MemberFactory(club=world.rivne, grade="2k", family_name="Ткаченко")
@@ -88,7 +103,7 @@ def test_a_merge_waits_for_the_recompute_of_his_list_and_moves_its_new_rows(
     running.start()
     assert written.wait(30), "the recompute did not reach its store"
     try:
-        members_merge(keep=keep, drop=drop, by=world.users["egf-gor-referee"])
+        members_merge(keep=keep, drop=drop, by=world.users["registrar"])
     finally:
         running.join(30)
     assert not errors, errors
@@ -131,7 +146,8 @@ def test_a_merge_that_waits_too_long_is_refused_with_nothing_changed(world: Worl
     running.start()
     assert holding.wait(30)
     try:
-        response = world.client("egf-gor-referee").post(
+        _registrar(world)  # issue 54: a merge is a registrar's act
+        response = world.client("registrar").post(
             reverse("member_merge", args=[keep.pk]),
             {"other": drop.pk, "keep": keep.pk},
             follow=True,

@@ -9,7 +9,7 @@ import pytest
 from django.urls import reverse
 
 from clubsite.duplicates import duplicate_pairs, likely_duplicates, skeleton
-from clubsite.models import Member
+from clubsite.models import Member, Registrar
 from ratings.models import RatingEntry, RatingHistory, RecomputeRun
 from ratings.submissions.services import tournament_approve_and_rate
 from tests.factories import (
@@ -104,10 +104,13 @@ def test_merge_moves_everything_and_recomputes_from_the_earliest_date(
         autumn = _rated(world, [keep, *others], dt.date(2024, 9, 1), "Autumn")
     assert RatingEntry.objects.filter(member=drop).exists()
     RecomputeRun.objects.all().delete()
-    # a club admin may not; the list's referee may
+    # a club admin may not, nor the list's referee (issue 54); a registrar may
     url = reverse("member_merge", args=[keep.pk])
     assert world.client("rivne-admin").post(url, {"other": drop.pk}).status_code == 403
-    referee = world.client("egf-gor-referee")
+    assert world.client("egf-gor-referee").post(url, {"other": drop.pk}).status_code == 403
+    world.users["registrar"] = UserFactory(username="registrar")
+    Registrar.objects.create(user=world.users["registrar"])
+    referee = world.client("registrar")
     assert referee.get(url, {"other": drop.pk}).status_code == 200
     with django_capture_on_commit_callbacks(execute=True):
         response = referee.post(url, {"other": drop.pk, "keep": keep.pk})

@@ -1,5 +1,6 @@
 """Issue 14, holes 1 and 2: a club admin changes only his own club's members; for anyone
-else a file or a form proposes, the referee's approval applies, the history keeps it."""
+else a file or a form proposes, the member's club admin accepts it (issue 54: no longer
+the referee's approval), the history keeps it."""
 
 from __future__ import annotations
 
@@ -16,7 +17,7 @@ from clubsite.models import FideRating, Member
 from tests.factories import ParticipantFactory, TournamentFactory
 from tests.trust.world import rivne_member, trf, upload
 from tournaments.models import MemberProposal
-from tournaments.review.proposals import proposal_record, proposals_apply, proposals_for_review
+from tournaments.review.proposals import proposal_decide, proposal_record, proposals_for_review
 
 pytestmark = pytest.mark.django_db
 
@@ -61,7 +62,7 @@ def test_hole_1_an_import_by_another_club_changes_nothing_on_a_draft(world):
     assert _fide_ratings(oleh) == ratings_before
 
 
-def test_hole_1_the_lists_referee_approves_and_the_history_shows_it(world):
+def test_hole_1_the_referee_approves_his_club_admin_accepts_the_history_shows_it(world):
     oleh = rivne_member(family_name="Bondar", given_name="Oleh", birth_date=None)
     table = upload(world.client("kyiv-admin"), trf(*GM_FILE), "open.trf", world.kyiv,
                    world.lists["chess"], status="submitted")  # fmt: skip
@@ -70,6 +71,10 @@ def test_hole_1_the_lists_referee_approves_and_the_history_shows_it(world):
     review = referee.get(reverse("referee_review", args=[table.pk])).content.decode()
     assert 'id="proposals"' in review and "14109999" in review and "Bondar" in review
     referee.post(reverse("referee_decide", args=[table.pk]), {"decision": "approve"})
+    assert _identity(oleh) == ("", "", "", None)  # issue 54: not the referee's to apply
+    rivne = world.client("rivne-admin")
+    for proposal in rivne.get(reverse("proposal_inbox")).context["proposals"]:
+        rivne.post(reverse("proposal_decide", args=[proposal.pk]), {"decision": "accept"})
     assert _identity(oleh) == ("14109999", "GM", "UKR", 1990)
     # his FIDE rating is kept valid from the table's start (issue 20)
     assert _fide_ratings(oleh) == (2400, [(2400, table.start_date)])
@@ -79,12 +84,14 @@ def test_hole_1_the_lists_referee_approves_and_the_history_shows_it(world):
         page = world.client(who).get(url)
         assert page.status_code == 200
         html = page.content.decode()
-        assert "14109999" in html and "chess-referee" in html and "kyiv-admin" in html
+        assert "14109999" in html and "rivne-admin" in html and "kyiv-admin" in html
         assert f"#{table.pk}" in html
     for who in ("kyiv-admin", "player", "chess-referee"):
         assert world.client(who).get(url).status_code == 403
-    change = oleh.history.latest("history_date")
-    assert change.history_user.username == "chess-referee"
+    change = oleh.history.filter(history_change_reason__startswith="FIDE ID ").latest(
+        "history_date"
+    )  # one history row each proposal accepted
+    assert change.history_user.username == "rivne-admin"
     assert change.prev_record.fide_id == "" and change.fide_id == "14109999"
 
 
@@ -167,7 +174,9 @@ def test_a_files_fide_rating_waits_for_approval_unless_already_on_record(world):
     review = proposals_for_review(draft)
     change = next(c for c in review if c.proposal.field == "fide_rating")
     assert (change.field_label, change.before, change.after) == ("FIDE rating", "—", "2400")
-    assert proposals_apply(tournament=draft, by=None) >= 1
+    staff = world.users["staff"]
+    for proposal in MemberProposal.objects.filter(tournament=draft):
+        proposal_decide(proposal=proposal, by=staff, accept=True)
     assert _fide_ratings(oleh) == (2400, [(2300, dt.date(2024, 1, 1)), (2400, start)])
     assert _fide_ratings(ivan) == (None, [(2400, start)])  # nothing proposed, nothing moved
 

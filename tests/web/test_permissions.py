@@ -30,8 +30,10 @@ CLUB_ADMINS = {"admin", "staff"}
 ANY_ADMIN = {"admin", "other_admin", "staff"}
 REFEREES = {"referee", "staff"}
 # A member's record (issue 14): his history is his club's admins' and staff's to read;
-# merging two members is for staff and referees.
+# merging two members is a registrar's (issue 54): referees and club admins open the page
+# to ask for one.
 MEMBER_CLUB = {"admin", "staff"}
+MERGE_ASKERS = {"admin", "other_admin", "referee", "staff"}
 
 
 def _pages(s: Setup) -> list[tuple[str, str, set[str]]]:
@@ -50,7 +52,7 @@ def _pages(s: Setup) -> list[tuple[str, str, set[str]]]:
         ("manage_member_identity",
          reverse("manage_member_identity", args=[d, s.players[1].pk]), CLUB_ADMINS),
         ("member_history", reverse("member_history", args=[s.players[1].pk]), MEMBER_CLUB),
-        ("member_merge", reverse("member_merge", args=[s.players[1].pk]), REFEREES),
+        ("member_merge", reverse("member_merge", args=[s.players[1].pk]), MERGE_ASKERS),
         ("list_baseline", reverse("list_baseline", args=[s.rating_list.slug]), REFEREES),
     ]  # fmt: skip
 

@@ -15,9 +15,9 @@ from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
+from clubsite.authority import clubs_administered
 from clubsite.fields import parse_grade
 from clubsite.models import Club, Member
-from clubsite.ownership import clubs_administered
 from tournaments import messages
 from tournaments.formats.model import (
     FileBye,
@@ -232,7 +232,7 @@ def _create_members(
 ) -> dict[str, Member]:
     """New members for the players the file brings. One joins the club the file names only
     if the importer administers it (the command's operator: any); for another club's
-    roster the club is proposed, and applied when the table is approved."""
+    roster the club is proposed, to that club's admins or a registrar (issue 54)."""
     clubs = club_index(Club.objects.all())
     own = None if by is None else set(clubs_administered(by).values_list("pk", flat=True))
     members: dict[str, Member] = {}

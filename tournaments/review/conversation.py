@@ -17,8 +17,8 @@ from django.core.exceptions import PermissionDenied, ValidationError
 from django.db import transaction
 from django.utils.translation import gettext as _
 
+from clubsite.authority import is_club_admin, is_referee
 from tournaments.models import Tournament, TournamentLog
-from tournaments.permissions import is_club_admin, is_referee
 from tournaments.review.notifications import event_mail_queue
 
 Action = TournamentLog.Action

@@ -1,13 +1,16 @@
-"""Identity data a table proposes about members it may not change (issue 14).
+"""Identity data proposed about members by someone who may not change them (issues 14, 54).
 
-A club admin changes his own club's members; a results file, or the admin's form, may only
-*propose* a FIDE ID, EGD PIN, title, federation, birth year, grade or club for anyone else.
-A file's FIDE rating of a member already here is a proposal too, whichever club he is in:
-it is valid from the table's start (issue 20), and a draft must not seed anyone's ORR start.
-The proposal is kept with the table (`MemberProposal`), shown to the referees as a change
-(`proposals_for_review`), and applied when a list approves the table
-(`proposals_apply`, called from `ratings.submissions.services`). Nothing about a member
-changes while the table is a draft; deleting the draft deletes its proposals.
+A member's identity is changed by his club's admins or a registrar only
+(`clubsite.authority`, docs/authority.md). A results file, the club admin's form or a
+list's baseline may only *propose* a FIDE ID, EGD PIN, title, federation, birth year,
+grade or club for anyone else; a file's FIDE rating of a member already here is a
+proposal too, whichever club he is in (valid from the table's start, issue 20). The
+proposal is kept (`MemberProposal`), shown to the referees as a pending change
+(`proposals_for_review`), and waits in the inbox of those who keep the member
+(`proposals_waiting_for`), who accept or decline it (`proposal_decide`), each in his
+history. A referee's approval decides what the table counts for in his list, not who a
+person is: until accepted, the table is rated with the member's recorded facts. Deleting
+a draft deletes its proposals.
 """
 
 from __future__ import annotations
@@ -18,10 +21,14 @@ from dataclasses import dataclass
 from typing import Any
 
 from django.contrib.auth.models import AbstractBaseUser
+from django.core.exceptions import ValidationError
 from django.db import transaction
+from django.db.models import Q, QuerySet
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
+from clubsite import authority
+from clubsite.authority import members_kept_by
 from clubsite.fields import parse_grade
 from clubsite.models import Club, FideRating, Member
 from tournaments.models import MemberProposal, Tournament
@@ -102,6 +109,8 @@ def proposal_record(
             "source": source[:200],
             "applied_at": None,
             "outcome": "",
+            "decision": "",
+            "decided_by": None,
         },
     )
     return proposal
@@ -155,8 +164,8 @@ def fide_rating_record(*, member: Member, rating: int, valid_from: dt.date) -> N
     )
 
 
-def _set(member: Member, field: str, text: str, tournament: Tournament) -> None:
-    if field == Field.FIDE_RATING:
+def _set(member: Member, field: str, text: str, tournament: Tournament | None) -> None:
+    if field == Field.FIDE_RATING and tournament is not None:
         fide_rating_record(member=member, rating=int(text), valid_from=tournament.start_date)
     elif field == Field.CLUB:
         member.club_id = int(text) if text else None
@@ -168,45 +177,70 @@ def _set(member: Member, field: str, text: str, tournament: Tournament) -> None:
         setattr(member, field, text)
 
 
-@transaction.atomic
-def proposals_apply(*, tournament: Tournament, by: AbstractBaseUser | None) -> int:
-    """Apply the table's waiting proposals to the members (one history row each member,
-    its reason naming the table and who proposed). Returns how many values changed."""
-    waiting = list(
-        MemberProposal.objects.filter(tournament=tournament, applied_at__isnull=True)
-        .select_related("member", "proposed_by")
-        .order_by("member_id", "field")
+def proposals_waiting_for(user: AbstractBaseUser) -> QuerySet[MemberProposal]:
+    """The proposals about the members `user` keeps, waiting for a decision: those of a
+    submitted (or decided) table or of a baseline; a draft's stay with its club."""
+    kept = Member.objects.filter(members_kept_by(user)).values("pk")
+    return (
+        MemberProposal.objects.filter(decision="", applied_at__isnull=True, member__in=kept)
+        .filter(Q(tournament__isnull=True) | ~Q(tournament__status=Tournament.Status.DRAFT))
+        .select_related("member", "member__club", "tournament", "proposed_by")
+        .order_by("member__family_name", "member__given_name", "member_id", "field")
     )
-    now = timezone.now()
-    changed = 0
-    by_member: dict[int, list[MemberProposal]] = {}
-    for proposal in waiting:
-        by_member.setdefault(proposal.member_id, []).append(proposal)
-    for proposals in by_member.values():
-        member = Member.objects.select_for_update().get(pk=proposals[0].member_id)
-        proposers = set()
-        for proposal in proposals:
-            proposal.outcome = _conflict(member, proposal.field, proposal.value)
-            proposal.applied_at = now
-            proposal.previous = current_text(member, proposal.field, tournament)
-            if not proposal.outcome:
-                _set(member, proposal.field, proposal.value, tournament)
-                changed += 1
-                if proposal.proposed_by is not None:
-                    proposers.add(proposal.proposed_by.get_username())
-        if any(not p.outcome for p in proposals):
-            member._history_user = by  # type: ignore[attr-defined]
-            member._change_reason = _(  # type: ignore[attr-defined]
-                "Approval of %(tournament)s (#%(id)d), proposed by %(who)s"
-            ) % {
-                "tournament": tournament.name,
-                "id": tournament.pk,
-                "who": ", ".join(sorted(proposers)) or _("its results file"),
-            }
-            member.full_clean(exclude=["grade"])
-            member.save()
-        MemberProposal.objects.bulk_update(proposals, ["applied_at", "outcome", "previous"])
-    return changed
+
+
+def _where(proposal: MemberProposal) -> str:
+    if proposal.tournament is not None:
+        return f"{proposal.tournament.name} (#{proposal.tournament_id})"
+    return proposal.source or _("a list's baseline")
+
+
+@transaction.atomic
+def proposal_decide(
+    *, proposal: MemberProposal, by: AbstractBaseUser, accept: bool
+) -> MemberProposal:
+    """Accept (apply it to the member) or decline one proposal; his history keeps who
+    proposed it, where, and who decided."""
+    proposal = (
+        MemberProposal.objects.select_for_update(of=("self",))
+        .select_related("tournament", "proposed_by", "member")
+        .get(pk=proposal.pk)
+    )
+    authority.require(by, "proposal.decide", proposal,
+                      _("Only his club's admins or a registrar decide what he is."))  # fmt: skip
+    if proposal.decision or proposal.applied_at is not None:
+        raise ValidationError(_("This proposal has already been decided."))
+    member = Member.objects.select_for_update().get(pk=proposal.member_id)
+    proposal.previous = current_text(member, proposal.field, proposal.tournament)
+    proposal.applied_at = timezone.now()
+    proposal.decided_by = by
+    proposal.outcome = ""
+    if accept:
+        proposal.outcome = _conflict(member, proposal.field, proposal.value)
+        if not proposal.outcome and proposal.field == Field.FIDE_RATING and not proposal.tournament:
+            proposal.outcome = _("Not applied: a FIDE rating needs the table it is valid from.")
+        if not proposal.outcome:
+            _set(member, proposal.field, proposal.value, proposal.tournament)
+    proposal.decision = (
+        MemberProposal.Decision.ACCEPTED if accept else MemberProposal.Decision.DECLINED
+    )
+    params = {
+        "field": Field(proposal.field).label,
+        "value": shown(proposal.field, proposal.value),
+        "who": proposal.proposed_by.get_username() if proposal.proposed_by else _("a file"),
+        "where": _where(proposal),
+        "by": by.get_username(),
+    }
+    if accept:
+        reason = _("%(field)s %(value)s proposed by %(who)s in %(where)s, accepted by %(by)s")
+    else:
+        reason = _("%(field)s %(value)s proposed by %(who)s in %(where)s, declined by %(by)s")
+    member._history_user = by  # type: ignore[attr-defined]
+    member._change_reason = reason % params  # type: ignore[attr-defined]
+    member.full_clean(exclude=["grade"])
+    member.save()
+    proposal.save(update_fields=["previous", "applied_at", "decided_by", "outcome", "decision"])
+    return proposal
 
 
 @dataclass(frozen=True)
@@ -225,7 +259,7 @@ def proposals_for_review(tournament: Tournament) -> list[ProposedChange]:
     """The table's proposals as changes, for the referee and the club admin."""
     proposals = list(
         MemberProposal.objects.filter(tournament=tournament)
-        .select_related("member", "member__club", "proposed_by")
+        .select_related("member", "member__club", "proposed_by", "decided_by")
         .order_by("member__family_name", "member__given_name", "field")
     )
     club_ids = {int(p.value) for p in proposals if p.field == Field.CLUB and p.value.isdigit()}

@@ -11,13 +11,13 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_POST
 
+from clubsite.authority import can_view, is_referee
 from ratings.crosstable import crosstable_with_ratings
 from ratings.services import rating_impact_preview
 from ratings.submissions import selectors as referee_selectors
 from ratings.submissions.list_approval import undecided_for
 from ratings.submissions.services import tournament_approve_and_rate, tournament_reject_for_lists
 from tournaments.models import Tournament
-from tournaments.permissions import can_view, is_referee
 from tournaments.review.conversation import conversation
 from tournaments.review.proposals import proposals_for_review
 from tournaments.review.submission_diff import submission_diff

@@ -11,9 +11,10 @@ from django.shortcuts import get_object_or_404, redirect
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
-from ratings.submissions.services import tournament_reopen_and_unrate, tournament_withdraw_undecided
+from clubsite import authority
+from clubsite.authority import is_club_admin, is_referee
+from ratings.submissions.services import tournament_withdraw_approval, tournament_withdraw_undecided
 from tournaments.models import Tournament
-from tournaments.permissions import is_club_admin, is_referee
 from tournaments.review.conversation import NOTE_MAX, table_note_add
 
 
@@ -63,14 +64,18 @@ def referee_reopen(request: HttpRequest, pk: int) -> HttpResponse:
     """A referee of its lists reopens an approved table, saying why; the lists recompute
     without it now and with it again when it is re-approved."""
     tournament = get_object_or_404(Tournament, pk=pk)
-    if not is_referee(request.user, tournament):
-        raise PermissionDenied(_("Only a referee of its rating lists reopens this table."))
+    if not (
+        authority.allowed(request.user, "table.withdraw_approval", tournament)
+        or (is_referee(request.user, tournament)
+            and authority.allowed(request.user, "table.reopen", tournament))
+    ):  # fmt: skip
+        raise PermissionDenied(_("Only the referee who approved it withdraws his approval."))
     reason = request.POST.get("reason", "").strip()[:NOTE_MAX]
     if not reason:
         messages.error(request, _("Say why the table is reopened, so the club knows what to fix."))
         return redirect("referee_review", pk=pk)
     try:
-        tournament_reopen_and_unrate(tournament=tournament, by=request.user, comment=reason)
+        tournament_withdraw_approval(tournament=tournament, by=request.user, comment=reason)
     except ValidationError as error:
         _errors(request, error)
     else:

@@ -1,10 +1,11 @@
 import time
 
 from django.contrib.auth import get_user_model
-from django.core.exceptions import ValidationError
+from django.core.exceptions import PermissionDenied, ValidationError
 from django.core.management.base import BaseCommand, CommandError
 from django.db import transaction
 
+from ratings.management.acting import HELP, acting_user, require
 from ratings.models import RatingList, RecomputeRun
 from ratings.submissions.services import tournament_approve_and_rate
 from tournaments.models import Tournament
@@ -20,7 +21,10 @@ def system_referee():
 
 
 class Command(BaseCommand):
-    help = "Approve a submitted tournament as the system referee and queue its recompute."
+    help = (
+        "Approve a submitted tournament as the system referee (or --as a referee: his lists "
+        "only) and queue its recompute."
+    )
 
     def add_arguments(self, parser):
         parser.add_argument("tournament_id", type=int)
@@ -28,17 +32,22 @@ class Command(BaseCommand):
             "--wait", action="store_true", help="return only when the recompute has finished"
         )
         parser.add_argument("--timeout", type=float, default=600.0)
+        parser.add_argument("--as", dest="as_user", metavar="USERNAME", help=HELP)
 
-    def handle(self, *args, tournament_id, wait, timeout, **options):
+    def handle(self, *args, tournament_id, wait, timeout, as_user=None, **options):
+        acting = acting_user(as_user)
         try:
             tournament = Tournament.objects.get(pk=tournament_id)
         except Tournament.DoesNotExist as error:
             raise CommandError(f"no tournament {tournament_id}") from error
+        require(acting, "table.decide", tournament)
         try:
             with transaction.atomic():
-                tournament_approve_and_rate(tournament=tournament, by=system_referee())
+                tournament_approve_and_rate(tournament=tournament, by=acting or system_referee())
         except ValidationError as error:
             raise CommandError("; ".join(error.messages)) from error
+        except PermissionDenied as error:
+            raise CommandError(str(error)) from error
         self.stdout.write(f"tournament {tournament_id} approved")
         if wait:
             self._wait(tournament, timeout)

@@ -19,6 +19,7 @@ from django.core.management.base import BaseCommand, CommandError
 
 from ratings.baselines.matching import BaselinePreview, Choice
 from ratings.baselines.services import baseline_errors, baseline_import, baseline_preview
+from ratings.management.acting import HELP, acting_user, require
 from ratings.models import RatingList
 from tournaments.formats import FormatError
 from tournaments.formats.rating_lists import LIST_FORMATS, MAX_LIST_BYTES, parse_rating_list
@@ -70,12 +71,17 @@ class Command(BaseCommand):
             help="make every ambiguous row a new member",
         )
         parser.add_argument("--verbose-rows", action="store_true", help="list every row")
+        parser.add_argument("--as", dest="as_user", metavar="USERNAME", help=HELP)
 
     def handle(self, *args, file, list_slug, fmt, date, dry_run, match, **options):
         try:
             rating_list = RatingList.objects.get(slug=list_slug)
         except RatingList.DoesNotExist as error:
             raise CommandError(f"no rating list {list_slug!r}") from error
+        acting = acting_user(options.get("as_user"))
+        # As a list's referee: his list only, and the numbers of members he does not keep
+        # are proposed to their keepers instead of written.
+        require(acting, "list.baseline", rating_list)
         try:
             listfile = parse_rating_list(read_list(file), fmt, Path(file).name)
         except FormatError as error:
@@ -97,7 +103,7 @@ class Command(BaseCommand):
             return
         try:
             baseline = baseline_import(
-                listfile=listfile, rating_list=rating_list, date=date, by=None, choices=choices,
+                listfile=listfile, rating_list=rating_list, date=date, by=acting, choices=choices,
                 new_for_ambiguous=new_for_ambiguous, filename=Path(file).name, preview=preview,
             )  # fmt: skip
         except ValidationError as error:

@@ -17,6 +17,7 @@ from django.core.management.base import BaseCommand, CommandError
 from django.db import transaction
 
 from clubsite.models import Club
+from ratings.management.acting import HELP, acting_user, require
 from ratings.models import RatingList
 from ratings.submissions.importing import results_errors, results_import, results_preview
 from tournaments.formats import FORMATS, FormatError, guess_format, parse, size_text
@@ -75,6 +76,7 @@ class Command(BaseCommand):
         parser.add_argument("--dry-run", action="store_true", help="show the preview only")
         parser.add_argument("--organiser", help="slug of the organising club")
         parser.add_argument("--draft", action="store_true", help="save as a draft, not submitted")
+        parser.add_argument("--as", dest="as_user", metavar="USERNAME", help=HELP)
         parser.add_argument(
             "--choose",
             action="append",
@@ -89,6 +91,10 @@ class Command(BaseCommand):
         except RatingList.DoesNotExist as error:
             raise CommandError(f"no rating list {list_slug!r}") from error
         club = self._organiser(organiser, rating_list, create=False)
+        acting = acting_user(options.get("as_user"))
+        if acting is not None and organiser is None:
+            raise CommandError("Say which club organised it (--organiser) when acting --as a user.")
+        require(acting, "club.create_table", club)
         fmt = fmt or (guess_format(file) if file != "-" else None)
         if fmt is None:
             raise CommandError("Please say which format the file is in (--format).")
@@ -124,7 +130,7 @@ class Command(BaseCommand):
                     results=results,
                     rating_list=rating_list,
                     organiser=club,
-                    by=None,
+                    by=acting,
                     choices=choices,
                     status=status,
                     fmt=fmt,

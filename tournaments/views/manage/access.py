@@ -14,11 +14,11 @@ from django.http import HttpRequest
 from django.shortcuts import get_object_or_404
 from django.utils.translation import gettext as _
 
+from clubsite.authority import is_club_admin
 from clubsite.models import Club
 from clubsite.numbers import int_or_none
 from tournaments import manage_selectors
 from tournaments.models import Tournament
-from tournaments.permissions import is_club_admin
 from tournaments.timecontrol import exact_minutes
 
 NAV = {"nav_active": "manage"}

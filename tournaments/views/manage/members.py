@@ -1,5 +1,6 @@
 """A player's identity data from the club admin's tournament: his own club's member he
-corrects at once; anyone else's he proposes, with the table, for the referees to approve."""
+corrects at once; anyone else's he proposes, with the table, for that member's club admins
+or a registrar to accept (issue 54)."""
 
 from __future__ import annotations
 
@@ -11,9 +12,9 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods
 
+from clubsite.authority import may_edit_member
 from clubsite.duplicates import Candidate, likely_duplicates
 from clubsite.models import Member
-from clubsite.ownership import may_edit_member
 from clubsite.services import member_update_identity
 from tournaments import manage_services
 from tournaments.models import MemberProposal, Participant, Tournament
@@ -56,8 +57,8 @@ def manage_member_identity(request: HttpRequest, pk: int, member_pk: int) -> Htt
                 messages.success(
                     request,
                     _(
-                        "%(n)d changes to %(name)s are proposed with this table; the referee "
-                        "sees them and they apply when the table is approved."
+                        "%(n)d changes to %(name)s are proposed with this table; his club's "
+                        "admins or a registrar accept or decline them."
                     )
                     % {"n": len(made), "name": member.full_name},
                 )
