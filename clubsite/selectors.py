@@ -11,7 +11,7 @@ from typing import Any
 
 from django.db.models import QuerySet
 
-from clubsite.authority import clubs_administered
+from clubsite.authority import clubs_administered, members_kept_by
 from clubsite.models import Club, Member, MemberClaim, Profile
 
 
@@ -92,10 +92,10 @@ def member_claim_pending_for_user(user: object) -> MemberClaim | None:
 
 
 def member_claims_to_decide(user: object) -> QuerySet[MemberClaim]:
-    """The pending "this is me" requests he may decide: his clubs' members' (staff: all)."""
+    """The pending "this is me" requests he may decide: those about the members whose
+    identity he keeps (his clubs' members, a registrar's scope; staff: all)."""
     claims = MemberClaim.objects.filter(state=MemberClaim.State.PENDING).select_related(
         "user", "member__club"
     )
-    if not getattr(user, "is_staff", False):
-        claims = claims.filter(member__club__in=clubs_administered(user))  # type: ignore[arg-type]
-    return claims.order_by("created_at", "pk")
+    kept = Member.objects.filter(members_kept_by(user)).values("pk")
+    return claims.filter(member__in=kept).order_by("created_at", "pk")

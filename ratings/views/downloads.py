@@ -9,6 +9,7 @@ import datetime as dt
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404
 from django.utils.text import slugify
+from django.views.decorators.http import require_safe
 
 from ratings.list_files import PAIRING_FORMATS, file_formats, rating_list_text
 from ratings.models import PublishedList, RatingList
@@ -27,11 +28,13 @@ def _file_response(the_list: RatingList, fmt: str, snapshot: PublishedList | Non
     return response
 
 
+@require_safe
 def rating_list_file(request: HttpRequest, slug: str, fmt: str) -> HttpResponse:
     """Everyone the live list rates, in the EGF list's or FIDE's layout."""
     return _file_response(get_object_or_404(RatingList, slug=slug), fmt, None)
 
 
+@require_safe
 def rating_snapshot_file(request: HttpRequest, slug: str, date: str, fmt: str) -> HttpResponse:
     """One publication of the list, in the EGF list's or FIDE's layout."""
     the_list = get_object_or_404(RatingList, slug=slug)

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
+from django.views.decorators.http import require_safe
 
 from clubsite.player_search import MAX_TYPED, member_search
 from ratings.site_selectors import members_with_ratings
@@ -12,6 +13,7 @@ from ratings.site_selectors import members_with_ratings
 RESULTS = 30
 
 
+@require_safe
 def site_search(request: HttpRequest) -> HttpResponse:
     query = request.GET.get("q", "").strip()[:MAX_TYPED]
     found = member_search(query, limit=RESULTS)

@@ -16,7 +16,7 @@ from django.db import transaction
 from django.test import Client
 from django.urls import URLPattern, URLResolver, get_resolver, reverse
 
-from clubsite.models import MemberMerge, Registrar
+from clubsite.models import MemberClaim, MemberMerge, Registrar
 from ratings.merging import members_merge
 from ratings.models import PublishedList, RatingHistory
 from ratings.submissions.services import tournament_approve_and_rate
@@ -121,7 +121,7 @@ def test_the_table_names_every_method_each_url_answers(
 
 def test_the_matrix_size():
     """The figure issue 54 asks for (the closing note gives it)."""
-    assert len(CASES) * len(ROLES) == 85 * 9
+    assert len(CASES) * len(ROLES) == 91 * 9
 
 
 def _world() -> tuple[World, dict[str, Any]]:
@@ -162,6 +162,8 @@ def _world() -> tuple[World, dict[str, Any]]:
             member=member, field="egd_pin", value="99", proposed_by=world.users["rivne-admin"]
         ),  # fmt: skip
         "merge": MemberMerge.objects.get(),
+        # "this is me" about the member, by a user of no club
+        "claim": MemberClaim.objects.create(user=UserFactory(username="claimant"), member=member),
     }
     return world, objects
 
@@ -185,6 +187,8 @@ def _kwargs(name: str, obj: str, objects: dict[str, Any]) -> dict[str, Any]:
             values[param] = objects["snapshot"].date.isoformat()
         elif param == "code":
             values[param] = "egf"
+        elif param == "fmt":
+            values[param] = "egd"
         elif param == "uidb64":
             values[param] = "MQ"
         elif param == "token":
@@ -202,6 +206,7 @@ def _post_data(case: Case, objects: dict[str, Any]) -> dict[str, Any]:
         "manage_participants": {"action": "add", "member": objects["other"].pk},
         "referee_reopen": {"reason": "the class is wrong"},
         "set_language": {"language": "en"},
+        "member_claims": {"claim": objects["claim"].pk, "decision": "refuse"},
     }.get(case.url_name, {})
 
 
