@@ -47,7 +47,7 @@ def test_opengotha_tables_are_read_as_iso_8859_15(path: Path) -> None:
         if not part.isascii()
     }
     assert names and names <= written
-    # Windows Cyrillic, tried first before, made "Andréol" of Toulouse2024 "Andrйol".
+    # Windows Cyrillic, tried first before, made "Andéol" of Toulouse2024 "Andйol".
     assert not any("\u0400" <= c <= "\u04ff" for name in names for c in name)
 
 

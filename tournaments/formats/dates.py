@@ -11,7 +11,9 @@ from __future__ import annotations
 
 import datetime as dt
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
+
+from tournaments.formats.model import ResultsFile
 
 EARLIEST_YEAR = 1000  # four digits; `bounds` refuses what is outside 1900-2100
 LATEST_YEAR = 9999
@@ -126,3 +128,9 @@ def read_dates_in(text: str, *, short_year: bool = False) -> list[dt.date]:
         if reading.day is not None:
             found.append(reading.day)
     return found
+
+
+def with_dates(results: ResultsFile, start: dt.date, end: dt.date) -> ResultsFile:
+    """The file with the dates a person gave (the command's `--date`, the preview's fields)."""
+    details = replace(results.details, start_date=start, end_date=end)
+    return replace(results, details=details)
