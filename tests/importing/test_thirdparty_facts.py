@@ -185,3 +185,18 @@ def test_the_command_reads_the_encoding_it_is_told(go_list):
     lines = _run("import_tournament", path, "--list", "egf", "--encoding", "cp1251", "--dry-run")
     assert "read as Windows-1251 (Cyrillic)" in lines
     assert any("Andйol" in line for line in lines)
+
+
+def test_the_admin_giving_the_time_control_makes_it_known(chess_list):
+    from tests.factories import UserFactory
+    from tournaments.manage_services import tournament_update
+
+    tournament, _lines = _import("trf/sharly__2020_06.trf", "orr", "--draft")
+    admin = UserFactory(is_staff=True)
+    unchanged = {"basic_time_minutes": tournament.basic_time_minutes, "name": "Renamed"}
+    tournament = tournament_update(tournament=tournament, changes=unchanged, by=admin)
+    assert not tournament.time_control_known  # the form's untouched defaults say nothing
+    tournament = tournament_update(
+        tournament=tournament, changes={"basic_time_minutes": 3}, by=admin
+    )
+    assert tournament.time_control_known and tournament.time_control_text == ""
