@@ -97,10 +97,25 @@ def detected_encoding(data: bytes) -> str:
             text = lines.decode(code)
         except UnicodeDecodeError:
             continue
-        scores.append((round(mess_ratio(text, 1.0) + _symbols_in_words(text), 3), at, code))
+        flaws = mess_ratio(text, 1.0) + _symbols_in_words(text) + _accents_only(text)
+        scores.append((round(flaws, 3), at, code))
     # iso8859_15 decodes any byte, so there is always a reading; the preview shows the
     # names for the admin to pick another encoding.
     return min(scores)[2] if scores else DETECTABLE[0]
+
+
+def _accents_only(text: str) -> float:
+    """The share of words of three letters or more written mostly in accented Latin
+    letters: "Îëåíà" is Windows Cyrillic's "Олена" read as Western; no Western name is
+    spelled so."""
+    words = text.split()
+    odd = 0
+    for word in words:
+        letters = [c for c in word if c.isalpha()]
+        accented = [c for c in letters if not c.isascii() and "LATIN" in unicodedata.name(c, "")]
+        if len(letters) >= 3 and len(accented) * 2 > len(letters):
+            odd += 1
+    return odd / len(words) if words else 0.0
 
 
 def _symbols_in_words(text: str) -> float:
