@@ -94,3 +94,14 @@ def test_an_encoding_that_cannot_read_the_file_keeps_the_last_reading(client, se
     response = _confirm(client, token, encoding="utf-8", reread="1")
     html = response.content.decode()
     assert "cannot be read as UTF-8" in html and "Nemo André" in html
+
+
+def test_the_referee_review_says_no_rated_game_and_unknown_time(client, setup):  # noqa: F811
+    t = setup.submitted
+    t.games.update(kind="forfeit")  # both boards won by default: nothing to rate
+    t.time_control_known, t.time_control_text = False, "MOVES/TIME INCREMENT"
+    t.save()
+    login(client, setup, "referee")
+    html = client.get(reverse("referee_review", args=[t.pk])).content.decode()
+    assert "The table has no rated game" in html
+    assert "The time control is not known (the file wrote “MOVES/TIME INCREMENT”)" in html

@@ -53,7 +53,7 @@ class DateReading:
 
 def read_date(text: str, *, short_year: bool = False) -> DateReading:
     """The date `text` writes. `short_year`: a TRF round date (record 132) may be
-    `YY/MM/DD`, the year in this century or the last (the nearer to today's notation)."""
+    `YY/MM/DD`, the year taken in this century (FIDE's record 132 writes two digits)."""
     value = " ".join(text.split()).rstrip(".").strip()
     if not value or len(value) > 40:
         return DateReading(text)
