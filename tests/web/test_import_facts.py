@@ -105,3 +105,8 @@ def test_the_referee_review_says_no_rated_game_and_unknown_time(client, setup): 
     html = client.get(reverse("referee_review", args=[t.pk])).content.decode()
     assert "The table has no rated game" in html
     assert "The time control is not known (the file wrote “MOVES/TIME INCREMENT”)" in html
+    # Neither page shows the model's defaults as if they were the tournament's.
+    public = client.get(reverse("tournament_detail", args=[t.pk])).content.decode()
+    for page in (html, public):
+        assert "time control not known (“MOVES/TIME INCREMENT”)" in page
+        assert "60 min" not in page
