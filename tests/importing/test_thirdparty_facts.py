@@ -200,3 +200,19 @@ def test_the_admin_giving_the_time_control_makes_it_known(chess_list):
         tournament=tournament, changes={"basic_time_minutes": 3}, by=admin
     )
     assert tournament.time_control_known and tournament.time_control_text == ""
+
+
+def test_the_api_gives_an_unknown_time_control_as_null(chess_list, client):
+    from django.urls import reverse
+
+    tournament, _lines = _import("trf/sharly__2020_06.trf", "orr")
+    data = client.get(reverse("api_tournament", args=[tournament.pk])).json()
+    assert (data["basic_time_minutes"], data["overtime"], data["time_control_text"]) == (
+        None,
+        None,
+        "",
+    )
+    known, _lines = _import("trf/chesspairing__basic.trf", "orr")
+    data = client.get(reverse("api_tournament", args=[known.pk])).json()
+    assert data["basic_time_minutes"] == 120
+    assert data["time_control_text"] == "90min/40moves+30min+30sec"
