@@ -180,18 +180,19 @@ def _increment_seconds(part: str, *, bare: bool) -> float | None:
 
 def _go_overtime(part: str) -> str | None:
     """Japanese byoyomi `5x30s` or Canadian `canadian 25/10min`, in the words
-    `tournaments.timecontrol.overtime_from_text` reads."""
+    `tournaments.timecontrol.overtime_from_text` reads. Byoyomi periods without a unit
+    are seconds, a Canadian block's minutes (nobody gives 25 stones a few seconds)."""
     if (m := _BYOYOMI.match(part)) is not None:
-        unit = (
-            "min"
-            if (m.group(3) or "s").startswith(("m", "'")) and m.group(3) not in ("''",)
-            else "s"
-        )
-        return f"byoyomi {m.group(1)}x{m.group(2)}{unit}"
+        return f"byoyomi {m.group(1)}x{m.group(2)}{_unit(m.group(3), default='s')}"
     if (m := _CANADIAN.match(part)) is not None:
-        unit = "min" if (m.group(3) or "min").startswith(("m", "'")) and m.group(3) != "''" else "s"
-        return f"canadian {m.group(1)}/{m.group(2)}{unit}"
+        return f"canadian {m.group(1)}/{m.group(2)}{_unit(m.group(3), default='min')}"
     return None
+
+
+def _unit(written: str | None, *, default: str) -> str:
+    if not written:
+        return default
+    return "min" if written.startswith("m") or written == "'" else "s"
 
 
 def _number(text: str) -> float:
