@@ -8,7 +8,6 @@ from dataclasses import replace
 from typing import Literal
 
 from tournaments.formats.bounds import file_int, is_ascii_number
-from tournaments.formats.dates import read_date, read_dates_in
 from tournaments.formats.model import (
     FilePlayer,
     ProblemLog,
@@ -17,6 +16,7 @@ from tournaments.formats.model import (
     gettext_noop,
 )
 from tournaments.formats.time_text import read_time_text
+from tournaments.formats.trf.header_dates import read_header_dates
 from tournaments.formats.trf.layout import (
     BIRTH_DATE,
     BYE_CODES,
@@ -135,7 +135,7 @@ def _read_header(
                 gettext_noop("The number of rounds %(rounds_text)r is not a number; ignored."),
                 rounds_text=rounds_text,
             )
-    start, end = _read_header_dates(header, log)
+    start, end = read_header_dates(header, log)
     return TournamentDetails(
         name=value("012"),
         city=value("022"),
@@ -150,60 +150,6 @@ def _read_header(
         trf_version=version,
         extra_records=extra,
     )
-
-
-def _read_header_dates(
-    header: dict[str, tuple[int, str]], log: ProblemLog
-) -> tuple[dt.date | None, dt.date | None]:
-    """042 and 052 in any notation `dates.read_date` knows; where both are missing or
-    unreadable, the first and last round dates of record 132."""
-    start = _read_header_date(*_header_value(header, "042"), log)
-    end = _read_header_date(*_header_value(header, "052"), log)
-    if start is None and end is None:
-        line, text = header.get("132", (None, ""))
-        rounds = read_dates_in(text[4:], short_year=True)
-        if rounds:
-            log.warn(
-                line,
-                gettext_noop(
-                    "The start and end dates are taken from the round dates (record 132): "
-                    "%(start)s to %(end)s."
-                ),
-                start=min(rounds),
-                end=max(rounds),
-            )
-            return min(rounds), max(rounds)
-    return start, end
-
-
-def _read_header_date(line: int | None, text: str, log: ProblemLog) -> dt.date | None:
-    if not text:
-        return None
-    reading = read_date(text)
-    if reading.day is not None:
-        return reading.day
-    if reading.ambiguous:
-        log.warn(
-            line,
-            gettext_noop(
-                "The date %(text)r may be read two ways (%(first)s or %(second)s); please "
-                "give the tournament's dates."
-            ),
-            5,
-            text=text,
-            first=reading.candidates[0],
-            second=reading.candidates[1],
-        )
-    else:
-        log.warn(
-            line,
-            gettext_noop(
-                "The date %(text)r is not a date this application can read; it was ignored."
-            ),
-            5,
-            text=text,
-        )
-    return None
 
 
 def _read_round_dates(line: str) -> tuple[str, ...]:
