@@ -110,7 +110,18 @@ class TimeControlAdvice:
 
 
 def time_control_advice(tournament: Tournament) -> TimeControlAdvice:
-    """EGF class (egf.md §8) and UFGO eligibility (1.7) for the tournament's time control."""
+    """EGF class (egf.md §8) and UFGO eligibility (1.7) for the tournament's time control;
+    an unknown one (a results file that said nothing readable) allows everything."""
+    if not tournament.time_control_known:
+        unknown = _("The time control is not known: no time-control rule blocks rating.")
+        return TimeControlAdvice(
+            adjusted=0.0,
+            egf_class=tournament.tournament_class,
+            egf_reason=unknown,
+            ufgo_rated=True,
+            ufgo_reason=unknown,
+            class_warning="",
+        )
     suggestion = suggest_egf_class(tournament)
     verdict = event_eligibility(tournament.basic_time_minutes)
     if verdict.rated and verdict.keep_ik_above is None:

@@ -62,6 +62,9 @@ def tournament_create(*, tournament: Tournament, by: AbstractBaseUser) -> Tourna
     return tournament
 
 
+TIME_FIELDS = ("basic_time_minutes", "overtime_kind", "overtime_seconds", "overtime_moves")
+
+
 @transaction.atomic
 def tournament_update(
     *, tournament: Tournament, changes: dict[str, Any], by: AbstractBaseUser
@@ -75,6 +78,11 @@ def tournament_update(
     host = changes.get("host", current.host)
     if host is not None and host != current.host and not administers(by, host):
         raise PermissionDenied(_("Only its admins credit a club with a tournament."))
+    if any(name in changes and changes[name] != getattr(current, name) for name in TIME_FIELDS):
+        # The admin says what the file did not (or otherwise): his time control counts now,
+        # and the file's words no longer describe it.
+        current.time_control_known = True
+        current.time_control_text = ""
     for name, value in changes.items():
         setattr(current, name, value)
     current.full_clean()

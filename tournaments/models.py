@@ -70,6 +70,17 @@ class Tournament(models.Model):
         ),
     )
     overtime_moves = models.PositiveSmallIntegerField(_("moves per Canadian block"), default=1)
+    # A results file that says nothing readable about time (issue 53): no time-control
+    # rule blocks rating, the referee is warned, the export writes no time control.
+    time_control_known = models.BooleanField(_("time control known"), default=True)
+    time_control_text = models.CharField(
+        _("time control as written"),
+        max_length=200,
+        blank=True,
+        help_text=_(
+            "The results file's own words (TRF 122, EGD TM[…]); the export writes them back."
+        ),
+    )
     official = models.BooleanField(_("official (UFGO K3)"), default=True)
     handicap_rule = models.CharField(
         _("handicap rule"),
@@ -110,7 +121,17 @@ class Tournament(models.Model):
         help_text=_("The EGD file's TM[…] as written; the export gives it when set."),
     )
     federation = models.CharField(
-        _("federation"), max_length=3, blank=True, help_text=_("FIDE code (TRF record 032).")
+        _("federation"),
+        max_length=100,
+        blank=True,
+        help_text=_("TRF record 032 as written: a FIDE code, or e.g. Lichess."),
+    )
+    # EGD CL[D] (online) and CL[X] (unrated): imported, never rated, written back as such.
+    file_class = models.CharField(
+        _("class in the results file"),
+        max_length=1,
+        blank=True,
+        choices=[("D", _("D (online, not rated)")), ("X", _("X (not rated)"))],
     )
     chief_arbiter = models.CharField(_("chief arbiter"), max_length=200, blank=True)
     tournament_type = models.CharField(

@@ -435,6 +435,7 @@ class ReplayedTournament(NamedTuple):
     overtime_kind: str
     overtime_seconds: int | None
     overtime_moves: int | None
+    time_control_known: bool
 
 
 REPLAY_FIELDS = ReplayedTournament._fields[1:]  # the model's fields, after its id

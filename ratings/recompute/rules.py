@@ -39,7 +39,11 @@ class EventVerdict:
 
 
 def event_verdict(system: str, tournament: Tournament) -> EventVerdict:
-    """Whether a list rates this tournament, and how (UFGO 1.7, EGF §8)."""
+    """Whether a list rates this tournament, and how (UFGO 1.7, EGF §8). An unknown time
+    control blocks nothing (formats.md): the referee was warned of it."""
+    known = tournament.time_control_known
+    if system == "ufgo" and not known:
+        return EventVerdict(True)
     if system == "ufgo":
         verdict = ufgo_grades.event_eligibility(tournament.basic_time_minutes)
         return EventVerdict(verdict.rated, verdict.keep_ik_above, verdict.reason)
@@ -148,6 +152,8 @@ def _egf_verdict(tournament: Tournament) -> EventVerdict:
         return EventVerdict(
             False, reason="the EGF counts events that started on 1 January 1996 or later (§8)"
         )
+    if not tournament.time_control_known:
+        return EventVerdict(True, klass=tournament.tournament_class)
     allowed = egf_class_allowed(tournament)
     if allowed is None:
         return EventVerdict(False, reason=suggest_egf_class(tournament).reason)

@@ -136,6 +136,22 @@ def review_warnings(tournament: Tournament) -> list[Warning]:
                 % {"n": len(unrated), "total": len(games), "parts": parts},
             )
         )
+    if not any(g.kind == Game.Kind.PLAYED for g in games):
+        warnings.append(
+            Warning("warning", _("The table has no rated game: no rating changes through it."))
+        )
+    if not tournament.time_control_known:
+        written = tournament.time_control_text
+        warnings.append(
+            Warning(
+                "warning",
+                _(
+                    "The time control is not known (the file wrote %(text)s): no time-control "
+                    "rule blocks rating. Check it is long enough for the lists."
+                )
+                % {"text": f"“{written}”" if written else _("nothing")},
+            )
+        )
     links = list(ListTournament.objects.filter(tournament=tournament).select_related("rating_list"))
     systems = {link.rating_list.system for link in links}
     advice = time_control_advice(tournament)

@@ -304,6 +304,7 @@ def api_tournament(request: HttpRequest, pk: int) -> JsonResponse:
         raise Http404
     table = crosstable_with_ratings(tournament)
     games = Game.objects.filter(tournament=tournament).order_by("round", "id")
+    known_time = tournament.time_control_known
     return _json(
         {
             "id": tournament.pk,
@@ -326,12 +327,16 @@ def api_tournament(request: HttpRequest, pk: int) -> JsonResponse:
                 if link.applied_class
             },
             "board_size": tournament.board_size,
-            "basic_time_minutes": float(tournament.basic_time_minutes),
+            # Unknown (a results file said nothing readable): null, not the model's defaults.
+            "basic_time_minutes": float(tournament.basic_time_minutes) if known_time else None,
             "overtime": {
                 "kind": tournament.overtime_kind,
                 "seconds": tournament.overtime_seconds,
                 "moves": tournament.overtime_moves,
-            },
+            }
+            if known_time
+            else None,
+            "time_control_text": tournament.time_control_text,
             "rounds": tournament.rounds,
             "participants": tournament.participants_declared,
             "rating_lists": [link.rating_list.slug for link in table.lists],

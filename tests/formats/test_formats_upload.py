@@ -19,7 +19,7 @@ def test_a_5_mb_upload_is_refused_before_parsing(monkeypatch: pytest.MonkeyPatch
         raise AssertionError("parsed an oversized upload")
 
     monkeypatch.setitem(formats.FORMATS, "egd", replace(formats.FORMATS["egd"], parse=must_not_run))
-    monkeypatch.setattr(formats, "_decode", must_not_run)
+    monkeypatch.setattr(formats, "decode_text", must_not_run)
     with pytest.raises(FormatError) as info:
         formats.parse(b"1" * (5 * 1024 * 1024), "egd", "big.h9")
     assert "larger than 2 MB" in str(info.value)
@@ -54,7 +54,8 @@ def test_egd_falls_back_to_cp1251_with_a_warning() -> None:
     text = "1 Коваленко Іван 3d UA Rivn 2+/w\n2 Шевченко Олена 1k UA Kyiv 1-/b\n"
     results = formats.parse(text.encode("cp1251"), "egd")
     assert results.player("1").family_name == "Коваленко"
-    assert "read as cp1251" in results.warnings[0].message
+    assert "read as Windows-1251" in results.warnings[0].message
+    assert results.encoding == "cp1251"
 
 
 def test_egd_latin1_bytes_never_fail_to_decode() -> None:

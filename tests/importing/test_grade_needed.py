@@ -6,6 +6,7 @@ Before, such a table was imported and approved, and the recompute then failed wi
 
 from __future__ import annotations
 
+import datetime as dt
 import io
 
 import pytest
@@ -20,6 +21,7 @@ from ratings.systems.registry import SYSTEMS
 from tests.factories import ClubFactory, MemberFactory, RatingListFactory
 from tests.web.manage_data import login, setup  # noqa: F401 (fixture)
 from tournaments.formats import parse
+from tournaments.formats.dates import with_dates
 from tournaments.models import Tournament
 
 pytestmark = pytest.mark.django_db
@@ -72,7 +74,8 @@ def test_a_choice_is_checked_too():
         MemberFactory(family_name=name, given_name="", grade="10k", country="")
         for name in ("Alpha", "Beta", "Gamma", "Delta")
     ]
-    results = parse(CSV, "csv", "club.csv")
+    day = dt.date(2024, 5, 1)
+    results = with_dates(parse(CSV, "csv", "club.csv"), day, day)  # CSV rows carry no date
     club = ClubFactory()
     args = {"results": results, "rating_list": rating_list, "organiser": club, "fmt": "csv"}
     assert results_errors(**args) == []

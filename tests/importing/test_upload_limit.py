@@ -38,7 +38,7 @@ def test_the_command_refuses_a_table_over_the_setting_before_parsing(settings, m
     def must_not_read(*args, **kwargs):
         raise AssertionError("the file was decoded")
 
-    monkeypatch.setattr(formats, "_decode", must_not_read)
+    monkeypatch.setattr(formats, "decode_text", must_not_read)
     with pytest.raises(CommandError, match="larger than 1000 bytes"):
         call_command("import_tournament", str(TABLE), "--list", "egf", "--format", "egd")
     real = sys.stdin

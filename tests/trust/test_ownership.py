@@ -131,7 +131,7 @@ def test_hole_2_an_import_proposes_the_club_a_file_names(world):
     assert (proposal.field, proposal.value) == ("club", str(world.rivne.pk))
     assert Member.objects.get(family_name="Oldman").club == world.kyiv  # his own club
     # EGD writes the club without spaces: it is matched all the same
-    egd = b"; CL[A]\n; EV[Kyiv Cup 2]\n1 Newer Olha 5k UA Rivne_Go_Club 1 2+/w\n2 Older Ira 6k UA Kyiv_Go_Club 0 1-/b\n"
+    egd = b"; CL[A]\n; EV[Kyiv Cup 2]\n; DT[2024-05-02]\n1 Newer Olha 5k UA Rivne_Go_Club 1 2+/w\n2 Older Ira 6k UA Kyiv_Go_Club 0 1-/b\n"
     upload(kyiv, egd, "cup.h9", world.kyiv, None, fmt="egd")
     assert Member.objects.get(family_name="Newer").club is None
     assert Member.objects.get(family_name="Older").club == world.kyiv

@@ -14,6 +14,7 @@ from pathlib import PurePath
 
 from tournaments.formats import csv_games, egd, json_format, trf
 from tournaments.formats.bounds import check_sizes
+from tournaments.formats.encoding import UTF8, decode_text
 from tournaments.formats.model import FormatError, Problem, ResultsFile, gettext_noop
 
 MAX_UPLOAD_BYTES = 2 * 1024 * 1024  # 2 MiB: the largest real tables are ~30 kB
@@ -26,19 +27,23 @@ class Format:
     parse: Callable[[str, str | None], ResultsFile]
     write: Callable[[ResultsFile], str]
     extensions: tuple[str, ...]
-    # Older EGD tables come from Windows tools in Central/Eastern Europe.
-    fallback_encodings: tuple[str, ...] = ()
+    # EGD tables and TRFs come from Windows tools and OpenGotha in whatever encoding
+    # their system used: the bytes decide (`encoding.decode_text`). CSV and JSON are UTF-8.
+    detect_encoding: bool = False
 
 
 FORMATS: dict[str, Format] = {
     "egd": Format(
         "egd", "EGD tournament table (.h9, .txt)", egd.parse, egd.write, (".txt",),
-        fallback_encodings=("cp1251", "latin-1"),
+        detect_encoding=True,
     ),
     "trf16": Format(
-        "trf16", "FIDE TRF16", trf.parse, lambda r: trf.write(r, "16"), (".trf", ".trfx")
+        "trf16", "FIDE TRF16", trf.parse, lambda r: trf.write(r, "16"), (".trf", ".trfx"),
+        detect_encoding=True,
     ),
-    "trf26": Format("trf26", "FIDE TRF26", trf.parse, lambda r: trf.write(r, "26"), ()),
+    "trf26": Format(
+        "trf26", "FIDE TRF26", trf.parse, lambda r: trf.write(r, "26"), (), detect_encoding=True
+    ),
     "csv": Format("csv", "CSV games", csv_games.parse, csv_games.write, (".csv",)),
     "json": Format("json", "JSON (engine contract)", json_format.parse, json_format.write, (".json",)),
 }  # fmt: skip
@@ -101,11 +106,13 @@ def parse(
     filename: str | None = None,
     *,
     max_bytes: int = MAX_UPLOAD_BYTES,
+    encoding: str | None = None,
 ) -> ResultsFile:
     """Parse an upload. Raises `FormatError` (only) for anything wrong with it.
 
     A file over `max_bytes` (the site passes its RESULTS_UPLOAD_MAX_BYTES) is refused
-    before it is decoded.
+    before it is decoded. `encoding` (a key of `encoding.ENCODINGS`) is the admin's
+    choice; without it the bytes decide (`encoding.decode_text`).
     """
     if len(data) > max_bytes:
         raise FormatError(
@@ -124,40 +131,23 @@ def parse(
             [Problem.of(None, None, gettext_noop("Please say which format the file is in."))]
         )
     spec = _format(code)
-    text, encoding = _decode(data, spec)
-    results = spec.parse(text, filename)
+    decoded = decode_text(data, encoding, detect=spec.detect_encoding)
+    results = spec.parse(decoded.text, filename)
     check_sizes(results)
-    if encoding == "utf-8":
+    results = replace(results, encoding=decoded.encoding)
+    if decoded.encoding == UTF8:
         return results
     note = Problem.of(
         None,
         None,
         gettext_noop(
-            "The file is not UTF-8; it was read as %(encoding)s. Please check the names in the preview."
+            "The file is not UTF-8; it was read as %(encoding)s. Please check the names in the "
+            "preview, and choose another encoding if they look wrong."
         ),
         "warning",
-        encoding=encoding,
+        encoding=decoded.label,
     )
     return replace(results, warnings=(note, *results.warnings))
-
-
-def _decode(data: bytes, spec: Format) -> tuple[str, str]:
-    try:
-        return data.decode("utf-8"), "utf-8"
-    except UnicodeDecodeError as error:
-        for encoding in spec.fallback_encodings:
-            try:
-                return data.decode(encoding), encoding
-            except UnicodeDecodeError:
-                continue
-        line = data[: error.start].count(b"\n") + 1
-        raise FormatError(
-            [
-                Problem.of(
-                    line, None, gettext_noop("The file is not UTF-8 text; please save it as UTF-8.")
-                )
-            ]
-        ) from None
 
 
 def write(results: ResultsFile, fmt: str) -> str:

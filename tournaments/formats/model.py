@@ -273,6 +273,7 @@ class ResultsFile:
     games: tuple[FileGame, ...] = ()
     byes: tuple[FileBye, ...] = ()
     warnings: tuple[Problem, ...] = field(default=(), compare=False)
+    encoding: str = field(default="utf-8", compare=False)  # how the file's bytes were read
 
     def player(self, key: str) -> FilePlayer:
         for candidate in self.players:

@@ -7,13 +7,16 @@ import datetime as dt
 import re
 from decimal import ROUND_HALF_UP, Decimal
 
+from django.core.exceptions import ValidationError
 from django.utils.text import slugify
+from django.utils.translation import gettext as _
 
 from clubsite.models import Club
 from tournaments.formats.model import (
     TimeControl,
     TournamentDetails,
 )
+from tournaments.formats.time_text import is_known
 from tournaments.importing.common import (
     MAX_SMALL,
     RATED_CLASSES,
@@ -71,6 +74,9 @@ def tournament_from_details(
     listed: int = 0,
 ) -> Tournament:
     name, start, end = name_and_dates(details)
+    if start is None or end is None:
+        # The preview refuses such a file (`table_errors`); the clock never stands in.
+        raise ValidationError(_("The file gives no date; give the tournament's dates."))
     country = details.country.upper() if re.fullmatch(r"[A-Za-z]{2}", details.country) else ""
     komi = details.komi if details.komi is not None and abs(details.komi) < 1000 else None
     rounds = max(details.rounds, 1)
@@ -86,6 +92,9 @@ def tournament_from_details(
         tournament_class=details.tournament_class
         if details.tournament_class in RATED_CLASSES
         else Tournament.Klass.A,
+        file_class=details.tournament_class
+        if details.tournament_class in FILE_ONLY_CLASSES
+        else "",
         handicap_rule=f"h{details.handicap_rule}" if details.handicap_rule is not None else "",
         komi=_decimal(komi) if komi is not None else None,
         rounds=min(rounds, MAX_SMALL),
@@ -94,7 +103,7 @@ def tournament_from_details(
         code=(details.code or "").strip()[:200],
         comment=details.comment,
         adjusted_minutes=_exact_minutes(details.time_control),
-        federation=details.federation[:3],
+        federation=details.federation[:100],
         chief_arbiter=details.chief_arbiter[:200],
         tournament_type=details.tournament_type[:200],
         organiser=organiser,
@@ -106,14 +115,17 @@ def tournament_from_details(
     return tournament
 
 
-_TRF_TIME = re.compile(r"(\d+(?:\.\d+)?)\s*'\s*(?:\+\s*(\d+)\s*(?:''|\"))?")
+FILE_ONLY_CLASSES = ("D", "X")
 
 
 def _apply_time_control(tournament: Tournament, time: TimeControl | None) -> None:
-    """Fill what the file says; the model's defaults stand for what it does not.
+    """Fill what the file says; where it says nothing readable the time control is
+    unknown (`time_control_known`), and the model's defaults mean nothing.
 
     Minutes are kept exact (`exact_minutes`); the overtime is read by
     `overtime_from_text`, which knows every form the formats write."""
+    tournament.time_control_text = " ".join((time.description or "").split())[:200] if time else ""
+    tournament.time_control_known = is_known(time)
     if time is None:
         return
     if time.basic_minutes is not None:
@@ -125,16 +137,10 @@ def _apply_time_control(tournament: Tournament, time: TimeControl | None) -> Non
             tournament.overtime_kind = reading.kind
             tournament.overtime_seconds = reading.seconds
             tournament.overtime_moves = reading.moves
+        else:
+            tournament.time_control_known = False  # an overtime written some other way
     elif time.adjusted_minutes is not None:
         # EGD `TM[…]` is the adjusted time already: store it as that much sudden death.
         tournament.basic_time_minutes = exact_minutes(time.adjusted_minutes) or 0
         tournament.overtime_kind = Tournament.Overtime.SUDDEN_DEATH
         tournament.overtime_seconds = 0
-    elif time.description and (match := _TRF_TIME.search(time.description)) is not None:
-        tournament.basic_time_minutes = exact_minutes(match.group(1)) or 0
-        if match.group(2):
-            tournament.overtime_kind = Tournament.Overtime.FISCHER
-            tournament.overtime_seconds = int(match.group(2))
-        else:
-            tournament.overtime_kind = Tournament.Overtime.SUDDEN_DEATH
-            tournament.overtime_seconds = 0

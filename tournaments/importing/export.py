@@ -18,7 +18,7 @@ from tournaments.formats.model import (
 )
 from tournaments.importing.common import FILE_GAME_KINDS
 from tournaments.models import Game, Participant, Tournament
-from tournaments.timecontrol import exact_minutes, minutes_text
+from tournaments.timecontrol import adjusted_minutes, exact_minutes, minutes_text
 
 # --- the export -----------------------------------------------------------------------
 
@@ -102,9 +102,29 @@ def _file_player(member: Member, participant: Participant | None, key: str) -> F
     )
 
 
-def _details(tournament: Tournament, games: list[Game]) -> TournamentDetails:
-    from tournaments.timecontrol import adjusted_minutes
+def _time_control(
+    tournament: Tournament, overtime: str | None, fischer: float | None, description: str
+) -> TimeControl | None:
+    """The file's own words where it gave them; nothing where the time control is unknown
+    (no `122 60'`, no invented `TM[82.5]`)."""
+    written = tournament.time_control_text or None
+    if not tournament.time_control_known:
+        return TimeControl(description=written) if written else None
+    return TimeControl(
+        basic_minutes=float(tournament.basic_time_minutes),
+        overtime=overtime,
+        fischer_increment_seconds=fischer,
+        adjusted_minutes=(
+            float(tournament.adjusted_minutes)
+            if tournament.adjusted_minutes is not None
+            # Rounded down, so a re-import never crosses a threshold the table did not.
+            else float(exact_minutes(adjusted_minutes(tournament)) or 0)
+        ),
+        description=written or description,
+    )
 
+
+def _details(tournament: Tournament, games: list[Game]) -> TournamentDetails:
     overtime = {
         Tournament.Overtime.BYOYOMI: f"byoyomi {tournament.overtime_seconds}s",
         Tournament.Overtime.CANADIAN: (
@@ -129,21 +149,10 @@ def _details(tournament: Tournament, games: list[Game]) -> TournamentDetails:
         federation=tournament.federation,
         start_date=tournament.start_date,
         end_date=tournament.end_date,
-        tournament_class=tournament.tournament_class,
+        tournament_class=tournament.file_class or tournament.tournament_class,
         handicap_rule=int(rule.group(1)) if rule else None,
         komi=float(tournament.komi) if tournament.komi is not None else None,
-        time_control=TimeControl(
-            basic_minutes=float(tournament.basic_time_minutes),
-            overtime=overtime,
-            fischer_increment_seconds=fischer,
-            adjusted_minutes=(
-                float(tournament.adjusted_minutes)
-                if tournament.adjusted_minutes is not None
-                # Rounded down, so a re-import never crosses a threshold the table did not.
-                else float(exact_minutes(adjusted_minutes(tournament)) or 0)
-            ),
-            description=description,
-        ),
+        time_control=_time_control(tournament, overtime, fischer, description),
         rounds=rounds,
         board_size=tournament.board_size if tournament.game == GameKind.GO else None,
         official=tournament.official,

@@ -8,7 +8,6 @@ import datetime as dt
 from collections.abc import Iterable, Mapping
 
 from django.db.models import Q
-from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_noop
 
@@ -19,6 +18,7 @@ from tournaments.formats.model import (
     ResultsFile,
     TournamentDetails,
 )
+from tournaments.formats.time_text import is_known
 from tournaments.importing.common import (
     RATED_CLASSES,
     ListTarget,
@@ -73,14 +73,19 @@ def results_preview(
     )
 
 
-def name_and_dates(details: TournamentDetails) -> tuple[str, dt.date, dt.date]:
-    """The name and dates the tournament is saved with (see `details.tournament_from_details`)."""
+def name_and_dates(details: TournamentDetails) -> tuple[str, dt.date | None, dt.date | None]:
+    """The name and dates the tournament is saved with (see `details.tournament_from_details`).
+
+    Dates come from the file or from a person, never from the clock: without any, both
+    are None and `table_errors` asks for them."""
     start, end = details.start_date, details.end_date
-    start = start or end or timezone.localdate()
+    start = start or end
     end = end or start
-    if end < start:
+    if start is not None and end is not None and end < start:
         start, end = end, start
-    fallback = _("Imported results %(date)s") % {"date": end.isoformat()}
+    fallback = (
+        _("Imported results %(date)s") % {"date": end.isoformat()} if end else _("Imported results")
+    )
     return (details.name or details.code or fallback)[:200], start, end
 
 
@@ -108,7 +113,9 @@ def _duplicate_warnings(details: TournamentDetails, organiser: Club) -> list[Pro
     """
     name, _start, end = name_and_dates(details)
     code = (details.code or "").strip()[:200]
-    same = Q(name=name, end_date=end) | (Q(code=code) if code else Q(pk__in=[]))
+    same = (Q(name=name, end_date=end) if end else Q(pk__in=[])) | (
+        Q(code=code) if code else Q(pk__in=[])
+    )
     found = Tournament.objects.filter(same)
     mine = found.filter(organiser=organiser) if organiser.pk is not None else found.none()
     own = list(mine.order_by("-end_date", "pk")[:DUPLICATES_NAMED])
@@ -219,15 +226,27 @@ def _checks(
                 n=len(storied),
             )
         )
-    if details.end_date is None and details.start_date is None:
-        checks.append(said(gettext_noop("The file gives no date; today is used.")))
-    elif details.start_date and details.end_date and details.end_date < details.start_date:
+    if details.start_date and details.end_date and details.end_date < details.start_date:
         checks.append(
             said(gettext_noop("The file's dates are in the wrong order; they are swapped."))
         )
     if details.time_control is None:
         checks.append(
             said(gettext_noop("The time control is not known; no time-control rule blocks rating."))
+        )
+    elif not is_known(details.time_control):
+        checks.append(
+            said(
+                gettext_noop(
+                    "The time control %(text)s is not one this application can read: it is kept "
+                    "as written and counts as unknown; no time-control rule blocks rating."
+                ),
+                text=details.time_control.description or "",
+            )
+        )
+    if not any(game.is_rated for game in results.games):
+        checks.append(
+            said(gettext_noop("The table has no rated game: no rating can change through it."))
         )
     if target is not None:
         newcomers = [m for m in matches if m.new_to_list]
@@ -246,6 +265,13 @@ def table_errors(
     results: ResultsFile, target: ListTarget | None, game: str, matches: list[PlayerMatch]
 ) -> list[str]:
     errors = []
+    if results.details.start_date is None and results.details.end_date is None:
+        errors.append(
+            _(
+                "The file gives no date this application can read for certain (none, or day "
+                "and month could be swapped): give the tournament's start and end dates."
+            )
+        )
     if target is not None and target.game != game:
         errors.append(
             _("The list %(list)s rates %(list_game)s, but this file is a %(game)s table.")

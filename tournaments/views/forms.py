@@ -6,6 +6,7 @@ tournament and upload forms (`tournaments.views.list_forms`).
 
 from __future__ import annotations
 
+import datetime as dt
 from pathlib import PurePath
 from typing import Any
 
@@ -392,8 +393,23 @@ class ResultsUploadForm(forms.Form):
         return upload
 
 
+# The encodings an upload may be read in (`tournaments.formats.encoding.ENCODINGS`).
+ENCODING_TITLES = {
+    "utf-8": "UTF-8",
+    "iso8859_15": _("ISO-8859-15 (Western European)"),
+    "cp1252": _("Windows-1252 (Western European)"),
+    "cp1250": _("Windows-1250 (Central European)"),
+    "iso8859_2": _("ISO-8859-2 (Central European)"),
+    "cp1251": _("Windows-1251 (Cyrillic)"),
+    "koi8_u": _("KOI8-U (Ukrainian)"),
+    "koi8_r": _("KOI8-R (Russian)"),
+    "cp866": _("DOS 866 (Cyrillic)"),
+}
+
+
 class ImportConfirmForm(forms.Form):
-    """Save the previewed file: as a draft or straight to the referee."""
+    """Save the previewed file: as a draft or straight to the referee; the dates where
+    the file gives none it can read for certain, and the encoding to read it in."""
 
     token = forms.CharField(widget=forms.HiddenInput, max_length=64)
     status = forms.ChoiceField(
@@ -405,3 +421,31 @@ class ImportConfirmForm(forms.Form):
         initial=Tournament.Status.DRAFT,
         widget=forms.RadioSelect,
     )
+    encoding = forms.ChoiceField(
+        label=_("Read the file as"), choices=list(ENCODING_TITLES.items()), required=False
+    )
+    start_date = forms.DateField(label=_("Start date"), required=False, widget=DATE_INPUT)
+    end_date = forms.DateField(label=_("End date"), required=False, widget=DATE_INPUT)
+
+    def clean(self) -> dict[str, Any]:
+        data = super().clean()
+        start, end = data.get("start_date"), data.get("end_date")
+        for name, day in (("start_date", start), ("end_date", end)):
+            if day and not MIN_YEAR <= day.year <= MAX_YEAR:
+                self.add_error(
+                    name,
+                    _("A date between %(low)d and %(high)d, please.")
+                    % {"low": MIN_YEAR, "high": MAX_YEAR},
+                )
+        if end and not start:
+            self.add_error("start_date", _("Give the start date too."))
+        elif start and end and end < start:
+            self.add_error("end_date", _("The tournament cannot end before it starts."))
+        return data
+
+    def dates(self) -> tuple[dt.date, dt.date] | None:
+        """The dates the admin gave (a one-day event: the start alone), once valid."""
+        start = self.cleaned_data.get("start_date")
+        if start is None:
+            return None
+        return start, self.cleaned_data.get("end_date") or start

@@ -1,12 +1,18 @@
 """manage.py import_tournament FILE --list SLUG --format egd|trf|trf16|trf26|csv|json
+[--encoding NAME] [--date START[,END]]
 
 Parses the file, prints the preview (players matched / new / ambiguous, the
 file's warnings by line, what the importer noticed) and, unless --dry-run,
 saves it. The last line printed is `tournament <id>`.
+
+The bytes decide the encoding unless `--encoding` names one. A file without a date
+this command can read for certain (none, or day and month that could be swapped) is
+refused unless `--date` gives the tournament's dates; the clock never stands in.
 """
 
 from __future__ import annotations
 
+import datetime as dt
 import sys
 from dataclasses import replace
 from pathlib import Path
@@ -21,6 +27,8 @@ from ratings.management.acting import HELP, acting_user, require
 from ratings.models import RatingList
 from ratings.submissions.importing import results_errors, results_import, results_preview
 from tournaments.formats import FORMATS, FormatError, guess_format, parse, size_text
+from tournaments.formats.dates import with_dates
+from tournaments.formats.encoding import ENCODINGS, encoding_code
 from tournaments.importing import ImportPreview, problems_text
 from tournaments.models import Tournament
 
@@ -56,6 +64,25 @@ def default_organiser(rating_list: RatingList, *, create: bool) -> Club:
     return club
 
 
+def parse_dates(value: str | None) -> tuple[dt.date, dt.date] | None:
+    """`--date 2005-07-28` or `--date 2005-07-28,2005-07-30` (ISO: no day/month doubt)."""
+    if value is None:
+        return None
+    parts = [part.strip() for part in value.split(",")]
+    try:
+        if len(parts) > 2:
+            raise ValueError
+        start = dt.date.fromisoformat(parts[0])
+        end = dt.date.fromisoformat(parts[1]) if len(parts) == 2 else start
+    except ValueError:
+        raise CommandError(
+            f"--date takes START or START,END as YYYY-MM-DD, not {value!r}"
+        ) from None
+    if end < start:
+        raise CommandError(f"--date: the end {end} is before the start {start}")
+    return start, end
+
+
 def parse_choices(values: list[str]) -> dict[str, int | str]:
     choices: dict[str, int | str] = {}
     for value in values:
@@ -74,6 +101,17 @@ class Command(BaseCommand):
         parser.add_argument("--list", dest="list_slug", required=True, help="rating list slug")
         parser.add_argument("--format", dest="fmt", choices=FORMAT_CHOICES)
         parser.add_argument("--dry-run", action="store_true", help="show the preview only")
+        parser.add_argument(
+            "--encoding",
+            help="read the file in this encoding (" + ", ".join(ENCODINGS) + "); "
+            "without it the bytes decide",
+        )
+        parser.add_argument(
+            "--date",
+            metavar="START[,END]",
+            help="the tournament's dates (YYYY-MM-DD) where the file gives none it can read "
+            "for certain; they replace the file's",
+        )
         parser.add_argument("--organiser", help="slug of the organising club")
         parser.add_argument("--draft", action="store_true", help="save as a draft, not submitted")
         parser.add_argument("--as", dest="as_user", metavar="USERNAME", help=HELP)
@@ -85,7 +123,10 @@ class Command(BaseCommand):
             help="settle an ambiguous player (repeatable)",
         )
 
-    def handle(self, *args, file, list_slug, fmt, dry_run, organiser, draft, choose, **options):
+    def handle(
+        self, *args, file, list_slug, fmt, dry_run, organiser, draft, choose, encoding, date,
+        **options,
+    ):  # fmt: skip
         try:
             rating_list = RatingList.objects.get(slug=list_slug)
         except RatingList.DoesNotExist as error:
@@ -98,17 +139,24 @@ class Command(BaseCommand):
         fmt = fmt or (guess_format(file) if file != "-" else None)
         if fmt is None:
             raise CommandError("Please say which format the file is in (--format).")
+        dates = parse_dates(date)
+        code = encoding_code(encoding) if encoding is not None else None
+        if encoding is not None and code is None:
+            raise CommandError(f"--encoding: one of {', '.join(ENCODINGS)}, not {encoding!r}")
         max_bytes = settings.RESULTS_UPLOAD_MAX_BYTES
         data = read_upload(file, max_bytes)
         name = Path(file).name if file != "-" else None
         try:
-            results = parse(data, fmt, name, max_bytes=max_bytes)
+            results = parse(data, fmt, name, max_bytes=max_bytes, encoding=code)
         except FormatError as error:
             raise CommandError(
                 "The file cannot be imported:\n" + "\n".join(problems_text(error.problems))
             ) from error
         if not results.details.name and name:
             results = replace(results, details=replace(results.details, name=Path(name).stem))
+        if dates is not None:
+            results = with_dates(results, *dates)
+        self.stdout.write(f"read as {ENCODINGS[results.encoding]}")
         preview = results_preview(results=results, rating_list=rating_list, organiser=club, fmt=fmt)
         self._print(preview)
         choices = parse_choices(choose)

@@ -11,6 +11,7 @@ from pathlib import PurePath
 
 from ratings.systems.grades import Grade
 from tournaments.formats.bounds import file_int
+from tournaments.formats.dates import read_date
 from tournaments.formats.egd.layout import (
     BARE_GRADE_PATTERN,
     COUNTRY_PATTERN,
@@ -43,6 +44,7 @@ from tournaments.formats.model import (
     TournamentDetails,
     gettext_noop,
 )
+from tournaments.formats.time_text import read_egd_adjusted
 
 
 def parse(text: str, filename: str | None = None) -> ResultsFile:
@@ -147,27 +149,37 @@ def _read_place(value: str) -> tuple[str, str]:
 def _read_dates(
     line: int | None, value: str, log: ProblemLog
 ) -> tuple[dt.date | None, dt.date | None]:
+    """`DT[start,end]` in any notation `dates.read_date` knows. A part that is unreadable,
+    or whose day and month could be swapped, leaves both dates to the person importing."""
     if not value:
         return None, None
-    parts = [part.strip() for part in value.split(",")]
-    dates: list[dt.date | None] = []
-    for part in parts[:2]:
-        if not part:
-            dates.append(None)
-            continue
-        try:
-            dates.append(dt.date.fromisoformat(part))
-        except ValueError:
+    parts = [part.strip() for part in value.split(",")][:2]
+    readings = [read_date(part) for part in parts if part]
+    for reading in readings:
+        if reading.ambiguous:
             log.warn(
                 line,
                 gettext_noop(
-                    "The date %(part)r in DT[…] is not a date like 2024-05-01; it was ignored."
+                    "The date %(part)r in DT[…] may be read two ways (%(first)s or %(second)s); "
+                    "please give the tournament's dates."
                 ),
-                part=part,
+                part=reading.text,
+                first=reading.candidates[0],
+                second=reading.candidates[1],
             )
-            dates.append(None)
-    start = dates[0]
-    end = dates[1] if len(dates) > 1 else start
+        elif reading.day is None:
+            log.warn(
+                line,
+                gettext_noop(
+                    "The date %(part)r in DT[…] is not a date this application can read; "
+                    "please give the tournament's dates."
+                ),
+                part=reading.text,
+            )
+    if not readings or any(reading.day is None for reading in readings):
+        return None, None
+    start = readings[0].day
+    end = readings[1].day if len(readings) > 1 else start
     if start and end and end < start:
         log.warn(
             line,
@@ -249,8 +261,20 @@ def _read_number(line: int | None, value: str, what: str, log: ProblemLog) -> fl
 
 
 def _read_time(line: int | None, value: str, log: ProblemLog) -> TimeControl | None:
-    minutes = _read_number(line, value, "adjusted time TM[…]", log)
-    return TimeControl(adjusted_minutes=minutes) if minutes is not None else None
+    """`TM[…]` as written, with its adjusted minutes where they are readable (`82`, `3h`)."""
+    if not value:
+        return None
+    minutes = read_egd_adjusted(value)
+    if minutes is None:
+        log.warn(
+            line,
+            gettext_noop(
+                "The adjusted time TM[%(value)s] is not a number of minutes; the time control "
+                "is kept as written and counts as unknown."
+            ),
+            value=value,
+        )
+    return TimeControl(adjusted_minutes=minutes, description=value)
 
 
 def _read_player_line(content: str, line: int, log: ProblemLog, unread: set[int]) -> Row | None:

@@ -11,9 +11,11 @@ from tournaments.formats.model import (
     FormatError,
     Problem,
     ResultsFile,
+    TimeControl,
     TournamentDetails,
     gettext_noop,
 )
+from tournaments.formats.time_text import read_egd_adjusted
 
 
 def write(results: ResultsFile) -> str:
@@ -97,12 +99,21 @@ def _header_lines(details: TournamentDetails) -> list[str]:
         tags.append(("HA", f"h{details.handicap_rule}"))
     if details.komi is not None:
         tags.append(("KM", _number(details.komi)))
-    adjusted = details.time_control.adjusted_minutes if details.time_control else None
-    if adjusted is not None:
-        tags.append(("TM", _number(adjusted)))
+    time = details.time_control
+    if time is not None and time.description and _own_tm_text(time):
+        tags.append(("TM", time.description))  # the file's own TM text (`82`, `3h`)
+    elif time is not None and time.adjusted_minutes is not None:
+        tags.append(("TM", _number(time.adjusted_minutes)))
     for comment in details.comment.split("\n") if details.comment else []:
         tags.append(("CM", comment))
     return [f"; {code}[{clean_field(value)}]" for code, value in tags]
+
+
+def _own_tm_text(time: TimeControl) -> bool:
+    """The text is what a TM tag holds, or what the file said with nothing else known."""
+    if read_egd_adjusted(time.description or "") is not None:
+        return True
+    return time.adjusted_minutes is None and time.basic_minutes is None
 
 
 def _name_token(player: FilePlayer) -> str:

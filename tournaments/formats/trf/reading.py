@@ -12,10 +12,11 @@ from tournaments.formats.model import (
     FilePlayer,
     ProblemLog,
     ResultsFile,
-    TimeControl,
     TournamentDetails,
     gettext_noop,
 )
+from tournaments.formats.time_text import read_time_text
+from tournaments.formats.trf.header_dates import read_header_dates
 from tournaments.formats.trf.layout import (
     BIRTH_DATE,
     BYE_CODES,
@@ -134,39 +135,21 @@ def _read_header(
                 gettext_noop("The number of rounds %(rounds_text)r is not a number; ignored."),
                 rounds_text=rounds_text,
             )
-    time_text = value("122")
+    start, end = read_header_dates(header, log)
     return TournamentDetails(
         name=value("012"),
         city=value("022"),
         federation=value("032"),
-        start_date=_read_header_date(*_header_value(header, "042"), log),
-        end_date=_read_header_date(*_header_value(header, "052"), log),
+        start_date=start,
+        end_date=end,
         tournament_type=value("092"),
         chief_arbiter=value("102"),
-        time_control=TimeControl(description=time_text) if time_text else None,
+        time_control=read_time_text(value("122")),
         round_dates=_read_round_dates(header.get("132", (0, ""))[1]),
         rounds=rounds,
         trf_version=version,
         extra_records=extra,
     )
-
-
-def _read_header_date(line: int | None, text: str, log: ProblemLog) -> dt.date | None:
-    if not text:
-        return None
-    match = DATE_PATTERN.match(text)
-    if match and match.group(2):
-        try:
-            return dt.date(int(match.group(1)), int(match.group(2)), int(match.group(3)))
-        except ValueError:
-            pass
-    log.warn(
-        line,
-        gettext_noop("The date %(text)r is not like 2024/05/01; it was ignored."),
-        5,
-        text=text,
-    )
-    return None
 
 
 def _read_round_dates(line: str) -> tuple[str, ...]:

@@ -24,11 +24,12 @@ from clubsite.models import Club
 from ratings.models import RatingList
 from ratings.submissions import importing as ratings_importing
 from tournaments import importing
-from tournaments.formats import FormatError, guess_format
+from tournaments.formats import FormatError, ResultsFile, guess_format
 from tournaments.formats import parse as parse_results
+from tournaments.formats.dates import with_dates
 from tournaments.importing.preview_table import preview_crosstable
 from tournaments.messages import problem_rows
-from tournaments.views.forms import ImportConfirmForm
+from tournaments.views.forms import ENCODING_TITLES, ImportConfirmForm
 from tournaments.views.list_forms import ResultsUploadListForm
 from tournaments.views.manage.access import NAV, clubs_or_403, error_messages
 
@@ -103,9 +104,16 @@ def _render_preview(
     errors: list[str] | None = None,
     held_by: str = "",
 ) -> HttpResponse:
-    confirm = ImportConfirmForm(posted or None, initial={"token": token})
+    details = preview.results.details
+    initial = {
+        "token": token,
+        "encoding": preview.results.encoding,
+        "start_date": details.start_date,
+        "end_date": details.end_date,
+    }
+    confirm = ImportConfirmForm(posted or None, initial=initial)
     if posted is None:
-        confirm = ImportConfirmForm(initial={"token": token})
+        confirm = ImportConfirmForm(initial=initial)
     return render(
         request,
         "tournaments/manage/import_preview.html",
@@ -116,6 +124,7 @@ def _render_preview(
             "crosstable": preview_crosstable(preview.results),
             "confirm": confirm,
             "filename": filename,
+            "encoding_title": ENCODING_TITLES.get(preview.results.encoding, ""),
             "held_by": held_by,
             "errors": errors or [],
             **NAV,
@@ -166,6 +175,13 @@ def manage_import(request: HttpRequest) -> HttpResponse:
     )
 
 
+def _parse_stashed(data: bytes, meta: dict[str, Any], encoding: str | None) -> ResultsFile:
+    return parse_results(
+        data, meta["fmt"], meta["filename"], max_bytes=settings.RESULTS_UPLOAD_MAX_BYTES,
+        encoding=encoding,
+    )  # fmt: skip
+
+
 @login_required
 @require_POST
 def manage_import_confirm(request: HttpRequest) -> HttpResponse:
@@ -182,18 +198,34 @@ def manage_import_confirm(request: HttpRequest) -> HttpResponse:
         raise PermissionDenied(_("You do not administer this club."))
     rating_list = RatingList.objects.filter(pk=meta.get("rating_list")).first()
     held_by = _held_by_from(meta)
+    confirm = ImportConfirmForm(request.POST)
+    confirm_valid = confirm.is_valid()
+    errors: list[str] = []
+    reread = "reread" in request.POST
+    chosen = request.POST.get("encoding", "")
+    encoding = chosen if reread and chosen in ENCODING_TITLES else meta.get("encoding")
     try:
-        results = parse_results(
-            data, meta["fmt"], meta["filename"], max_bytes=settings.RESULTS_UPLOAD_MAX_BYTES
-        )
-    except FormatError:  # the site's limit went down since the upload
-        messages.error(request, _("That upload can no longer be read; please upload it again."))
-        return redirect("manage_import")
+        results = _parse_stashed(data, meta, encoding)
+    except FormatError as error:
+        if encoding == meta.get("encoding"):  # the site's limit went down since the upload
+            messages.error(request, _("That upload can no longer be read; please upload it again."))
+            return redirect("manage_import")
+        errors += [problem.message for problem in error.errors]  # keep the last reading
+        encoding, reread = meta.get("encoding"), True
+        results = _parse_stashed(data, meta, encoding)
+    if encoding != meta.get("encoding"):
+        request.session[IMPORT_SESSION_KEY]["encoding"] = encoding
+        request.session.modified = True
+    if confirm_valid and (dates := confirm.dates()) is not None:
+        results = with_dates(results, *dates)
     preview = ratings_importing.results_preview(
         results=results, rating_list=rating_list, organiser=organiser, fmt=meta["fmt"]
     )
-    confirm = ImportConfirmForm(request.POST)
-    errors: list[str] = []
+    if reread:  # another encoding asked for: show what it reads, save nothing
+        return _render_preview(
+            request, preview, token, filename=meta["filename"], errors=errors,
+            held_by=_held_by(organiser, held_by),
+        )  # fmt: skip
     choices: dict[str, Any] = {}
     for row in _preview_rows(preview, request.POST):
         allowed = {value for value, _label in row["options"]}
@@ -206,7 +238,7 @@ def manage_import_confirm(request: HttpRequest) -> HttpResponse:
             )
             continue
         choices[row["match"].key] = "new" if chosen == "new" else int(chosen)
-    if not confirm.is_valid():
+    if not confirm_valid:
         errors.append(_("Choose how to save the table."))
     if not errors:
         try:
