@@ -11,7 +11,7 @@ from typing import Any
 
 from django.db.models import QuerySet
 
-from clubsite.authority import clubs_administered, members_kept_by
+from clubsite.authority import members_kept_by
 from clubsite.models import Club, Member, MemberClaim, Profile
 
 
