@@ -19,8 +19,9 @@ from typing import Any, Literal
 
 Severity = Literal["error", "warning"]
 GameResult = Literal["white", "black", "draw", "none"]
-GameKind = Literal["played", "forfeit", "unrated"]
-ByeKind = Literal["free", "requested", "pairing", "absent", "forfeit"]
+# "unplayed": paired, but the file enters no result (OpenGotha's `5?`, a TRF blank or `*`).
+GameKind = Literal["played", "forfeit", "unrated", "unplayed"]
+ByeKind = Literal["free", "requested", "pairing", "absent", "forfeit", "unplayed"]
 Sex = Literal["m", "f"]
 
 

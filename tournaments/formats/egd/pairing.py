@@ -8,12 +8,15 @@ from dataclasses import replace
 from ratings.systems.grades import Grade
 from tournaments.formats.egd.layout import BYE_POINTS, EVEN_GAMES_RULE, MAX_HANDICAP, Entry, Row
 from tournaments.formats.model import (
+    ByeKind,
     FileBye,
     FileGame,
+    GameKind,
     GameResult,
     ProblemLog,
     gettext_noop,
 )
+from tournaments.formats.not_entered import warn_not_entered
 
 
 def pair_entries(
@@ -30,8 +33,8 @@ def pair_entries(
                     FileBye(
                         round_number,
                         row.player.key,
-                        BYE_POINTS[entry.symbol],
-                        "forfeit" if entry.forfeit else "free",
+                        BYE_POINTS.get(entry.symbol, 0.0),
+                        _bye_kind(entry),
                         line=row.line,
                     )
                 )
@@ -40,7 +43,14 @@ def pair_entries(
             if game is not None:
                 games.append(game)
     games.sort(key=lambda g: g.round)
+    warn_not_entered(games, byes, "'?'", log)
     return games, byes
+
+
+def _bye_kind(entry: Entry) -> ByeKind:
+    if entry.symbol == "?":
+        return "unplayed"
+    return "forfeit" if entry.forfeit else "free"
 
 
 def _pair_one(
@@ -171,6 +181,8 @@ def _agreed_result(entry: Entry, answer: Entry) -> str | None:
     if entry.forfeit != answer.forfeit:
         return None
     pair = entry.symbol + answer.symbol
+    if pair == "??":
+        return "unplayed"
     if pair == "+-":
         return "self"
     if pair == "-+":
@@ -193,6 +205,8 @@ def _build_game(
 ) -> FileGame:
     explicit = entry.handicap if entry.handicap is not None else answer.handicap
     handicap = explicit if explicit is not None else rule_handicap(row.grade, other.grade, rule)
+    if outcome == "unplayed":
+        handicap = explicit or 0  # no game: only what the entries themselves say
     colour = entry.colour or _opposite(answer.colour)
     colours_known = colour is not None
     if colour is None and handicap > 0:
@@ -203,7 +217,7 @@ def _build_game(
     result: GameResult
     if outcome == "draw":
         result = "draw"
-    elif outcome == "none":
+    elif outcome in ("none", "unplayed"):
         result = "none"
     else:
         self_won = outcome == "self"
@@ -214,10 +228,16 @@ def _build_game(
         black=black.player.key,
         result=result,
         handicap=handicap,
-        kind="forfeit" if entry.forfeit else "played",
+        kind=_game_kind(entry, outcome),
         colours_known=colours_known,
         line=row.line,
     )
+
+
+def _game_kind(entry: Entry, outcome: str) -> GameKind:
+    if outcome == "unplayed":
+        return "unplayed"
+    return "forfeit" if entry.forfeit else "played"
 
 
 def _opposite(colour: str | None) -> str | None:

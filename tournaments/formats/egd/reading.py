@@ -35,6 +35,7 @@ from tournaments.formats.egd.layout import (
     clean_field,
 )
 from tournaments.formats.egd.pairing import pair_entries
+from tournaments.formats.egd.places import number_by_position
 from tournaments.formats.model import (
     FilePlayer,
     ProblemLog,
@@ -68,6 +69,7 @@ def parse(text: str, filename: str | None = None) -> ResultsFile:
         )
     details = _read_details(tags, comments, filename, log)
     _check_rows(rows, log)
+    _check_round_counts(rows, log)
     log.raise_if_errors()
     rule = details.handicap_rule if details.handicap_rule is not None else EVEN_GAMES_RULE
     games, byes = pair_entries(rows, rule, log)
@@ -257,7 +259,10 @@ def _read_player_line(content: str, line: int, log: ProblemLog) -> Row | None:
         log.error(line, gettext_noop("This line has an EGD number but no player."))
         return None
     place = file_int(tokens[0], minimum=1)
-    if place is None:
+    # OpenGotha leaves the place blank for a player tied with the line above.
+    place_written = place is not None
+    at = _find_grade(tokens, first_name=1 if place_written else 0)
+    if not place_written and (at is None or tokens[0][:1].isdigit()):
         log.error(
             line,
             gettext_noop(
@@ -266,7 +271,6 @@ def _read_player_line(content: str, line: int, log: ProblemLog) -> Row | None:
             tokens=tokens[0],
         )
         return None
-    at = _find_grade(tokens)
     if at is None:
         log.error(
             line,
@@ -278,7 +282,7 @@ def _read_player_line(content: str, line: int, log: ProblemLog) -> Row | None:
     grade = _read_grade(tokens[at], line, log)
     if grade is None:
         return None
-    names = [token.replace("_", " ") for token in tokens[1:at]]
+    names = [token.replace("_", " ") for token in tokens[(1 if place_written else 0) : at]]
     country = tokens[at + 1].upper()
     rest = tokens[at + 2 :]
     club: str | None = None
@@ -290,7 +294,7 @@ def _read_player_line(content: str, line: int, log: ProblemLog) -> Row | None:
     entries_broken = log.error_count > errors_before
     pin = _read_pin(pin_text.strip(), line, log) if bar else None
     player = FilePlayer(
-        key=str(place),
+        key=str(place or 0),
         family_name=names[0],
         given_name=" ".join(names[1:]),
         grade=str(grade),
@@ -300,12 +304,12 @@ def _read_player_line(content: str, line: int, log: ProblemLog) -> Row | None:
         place=place,
         line=line,
     )
-    return Row(line, place, player, grade, entries, entries_broken)
+    return Row(line, place or 0, player, grade, entries, entries_broken, place_written)
 
 
-def _find_grade(tokens: list[str]) -> int | None:
+def _find_grade(tokens: list[str], first_name: int = 1) -> int | None:
     """Index of the grade: the first grade-like token after a name, followed by a country."""
-    for at in range(2, len(tokens) - 1):
+    for at in range(first_name + 1, len(tokens) - 1):
         grade_like = GRADE_PATTERN.match(tokens[at]) or BARE_GRADE_PATTERN.match(tokens[at])
         if grade_like and COUNTRY_PATTERN.match(tokens[at + 1]):
             return at
@@ -340,6 +344,11 @@ def _read_entries(tokens: list[str], line: int, log: ProblemLog) -> list[Entry]:
     like results (a tied SOS is written `358=`), so only the longest run counts.
     """
     matches = [ENTRY_PATTERN.match(token) for token in tokens]
+    # A lone `?` (a round not played) only continues entries: before them it is a score
+    # column's "unknown" (the Polish youth tables' category columns).
+    for at, token in enumerate(tokens):
+        if token == "?" and (at == 0 or matches[at - 1] is None):
+            matches[at] = None
     for token, match in zip(tokens, matches, strict=True):
         if match is None and LOOKS_LIKE_ENTRY_PATTERN.search(token):
             log.error(
@@ -378,6 +387,13 @@ def _read_entry(match: re.Match[str], line: int, log: ProblemLog) -> Entry | Non
     opponent, symbol, forfeit_mark, slash, colour, handicap_text = match.groups()
     token = match.group(0)
     forfeit = forfeit_mark is not None
+    if symbol == "?" and forfeit:
+        log.error(
+            line,
+            gettext_noop("%(token)r: a result not entered ('?') cannot be a default ('!')."),
+            token=token,
+        )
+        return None
     if colour and not slash and not forfeit:
         log.error(
             line,
@@ -406,7 +422,7 @@ def _read_entry(match: re.Match[str], line: int, log: ProblemLog) -> Entry | Non
         )
         return None
     return Entry(
-        int(opponent), symbol, forfeit, colour.lower() if colour else None, handicap, token
+        int(opponent or 0), symbol, forfeit, colour.lower() if colour else None, handicap, token
     )
 
 
@@ -425,6 +441,8 @@ def _read_pin(text: str, line: int, log: ProblemLog) -> str | None:
 
 def _check_rows(rows: list[Row], log: ProblemLog) -> None:
     seen: dict[int, int] = {}
+    if number_by_position(rows, log):
+        rows = []  # every place is its line's position: nothing is used twice
     for row in rows:
         if row.place in seen:
             log.error(
@@ -437,6 +455,9 @@ def _check_rows(rows: list[Row], log: ProblemLog) -> None:
             )
         else:
             seen[row.place] = row.line
+
+
+def _check_round_counts(rows: list[Row], log: ProblemLog) -> None:
     if not rows:
         return
     counts = Counter(len(row.entries) for row in rows)

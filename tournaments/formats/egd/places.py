@@ -1,0 +1,41 @@
+"""OpenGotha's places: a tied player's place left blank, or written as the same number as
+the line above. Opponents' entries then name line positions (the n-th player line is
+player n), since a shared place cannot tell the tied players apart."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+from tournaments.formats.egd.layout import Row
+from tournaments.formats.model import ProblemLog, gettext_noop
+
+MAX_LINES_NAMED = 10
+
+
+def number_by_position(rows: list[Row], log: ProblemLog) -> bool:
+    """Number the rows by position when their places are blank or shared (in standings
+    order); say so. False, and nothing changed, when every place is written and distinct,
+    or when repeated places are not in standings order (an error for the caller)."""
+    blank = [row.line for row in rows if not row.place_written]
+    written = [row.place for row in rows if row.place_written]
+    shared = len(set(written)) < len(written)
+    if not blank and not (shared and written == sorted(written)):
+        return False
+    standing = 0
+    for position, row in enumerate(rows, start=1):
+        # A blank place is the tied place of the line above.
+        standing = row.place if row.place_written else standing
+        row.place = position
+        row.player = replace(row.player, key=str(position), place=standing or None)
+    lines = blank or [row.line for row in rows]
+    named = ", ".join(str(line) for line in lines[:MAX_LINES_NAMED])
+    log.warn(
+        lines[0],
+        gettext_noop(
+            "Places are blank or shared (lines %(lines)s%(more)s): the players were numbered"
+            " by their line's position, and the rounds' opponent numbers read as positions."
+        ),
+        lines=named,
+        more=", …" if len(lines) > MAX_LINES_NAMED else "",
+    )
+    return True
