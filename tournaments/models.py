@@ -151,6 +151,10 @@ class Tournament(models.Model):
     )
     decision_comment = models.TextField(_("referee's comment"), blank=True)
     created_at = models.DateTimeField(auto_now_add=True)
+    # The imported file's lines, each with what the writer made of it then
+    # (`tournaments.formats.kept_lines`): the export of the same format writes back what
+    # the application does not use, and every line nothing changed, as the file had it.
+    kept_file = models.JSONField(_("the imported file's lines"), default=dict, blank=True)
 
     class Meta:
         ordering = ["-end_date", "-id"]

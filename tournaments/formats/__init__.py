@@ -125,7 +125,7 @@ def parse(
         )
     spec = _format(code)
     text, encoding = _decode(data, spec)
-    results = spec.parse(text, filename)
+    results = replace(spec.parse(text, filename), source_text=text, source_format=spec.code)
     check_sizes(results)
     if encoding == "utf-8":
         return results

@@ -274,6 +274,10 @@ class ResultsFile:
     games: tuple[FileGame, ...] = ()
     byes: tuple[FileBye, ...] = ()
     warnings: tuple[Problem, ...] = field(default=(), compare=False)
+    # The decoded text and the format code it was parsed as (`parse` sets them), so an
+    # import can keep what the application does not use (`kept_lines`).
+    source_text: str = field(default="", compare=False, repr=False)
+    source_format: str = field(default="", compare=False)
 
     def player(self, key: str) -> FilePlayer:
         for candidate in self.players:
