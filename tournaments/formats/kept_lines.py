@@ -42,6 +42,7 @@ def layout_of(results: ResultsFile, generated: str) -> dict[str, Any]:
     units = _original_units(lines, results, family(fmt))
     now = _generated_units(generated, family(fmt))
     used = {unit for line_units in units for unit in line_units}
+    position = {p.key: f"{PLAYER}{at}" for at, p in enumerate(results.players, start=1)}
     return {
         "format": fmt,
         "newline": "\r\n" if "\r\n" in text else "\n",
@@ -52,12 +53,21 @@ def layout_of(results: ResultsFile, generated: str) -> dict[str, Any]:
         ],
         # What the writer wrote that the file did not have: left out while unchanged.
         "added": {unit: line for unit, line in now.items() if unit not in used},
+        # Pairings the database holds as two byes (a double forfeit, a result not
+        # entered): a player's line is written anew only with his partner's.
+        "links": [
+            [position[g.white], position[g.black]] for g in results.games if g.result == "none"
+        ],
+        # Opponents in the file's lines name these numbers; the writer numbers 1, 2, ….
+        "keys_are_positions": [p.key for p in results.players]
+        == [str(at) for at in range(1, len(results.players) + 1)],
     }
 
 
 def layout_apply(layout: Mapping[str, Any], generated: str) -> str:
     """The writer's text put back into the kept file's lines (see the module's doc)."""
     now = _generated_units(generated, family(layout["format"]))
+    rewritten = _players_rewritten(layout, now)
     out: list[str] = []
     seen: set[str] = set()
     last_header = last_player = None
@@ -65,7 +75,8 @@ def layout_apply(layout: Mapping[str, Any], generated: str) -> str:
         units: list[str] = kept["units"]
         seen.update(units)
         current = [now.get(unit) for unit in units]
-        if not units or current == kept["was"]:
+        unchanged = current == kept["was"] and not rewritten.intersection(units)
+        if not units or unchanged:
             out.append(kept["text"])
         else:
             out += [line for line in current if line is not None]
@@ -85,6 +96,32 @@ def layout_apply(layout: Mapping[str, Any], generated: str) -> str:
     out[header_at:header_at] = new_headers
     text = layout["newline"].join(out)
     return text + layout["ending"] if out else text
+
+
+def _players_rewritten(layout: Mapping[str, Any], now: Mapping[str, str]) -> set[str]:
+    """The players whose kept lines cannot stand: those the writer now writes differently,
+    with their partners in pairings the database does not hold; every player when the
+    file's numbers are not the writer's (its lines' opponents would name others)."""
+    players = {
+        unit: was
+        for kept in layout["lines"]
+        for unit, was in zip(kept["units"], kept["was"], strict=True)
+        if unit.startswith(PLAYER)
+    }
+    changed = {unit for unit, was in players.items() if now.get(unit) != was}
+    if changed and not layout["keys_are_positions"]:
+        return set(players)
+    partners: dict[str, set[str]] = {}
+    for first, second in layout["links"]:
+        partners.setdefault(first, set()).add(second)
+        partners.setdefault(second, set()).add(first)
+    todo = list(changed)
+    while todo:
+        for partner in partners.get(todo.pop(), ()):
+            if partner not in changed:
+                changed.add(partner)
+                todo.append(partner)
+    return changed
 
 
 def _original_units(lines: list[str], results: ResultsFile, kind: str) -> list[tuple[str, ...]]:
