@@ -16,11 +16,10 @@ from ratings.models import ListTournament
 from ratings.submissions.importing import results_import
 from tests.factories import ClubFactory, MemberFactory, RatingListFactory
 from tournaments.formats import parse, write
-from tournaments.formats.model import FileBye
 from tournaments.importing import tournament_to_results
 from tournaments.models import Game, Participant, RoundSeat, Tournament, TournamentLog
 
-from .helpers import EXAMPLES, FORMATS_DATA, stored_byes
+from .helpers import EXAMPLES, FORMATS_DATA
 
 pytestmark = pytest.mark.django_db
 
