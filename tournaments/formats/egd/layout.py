@@ -92,6 +92,7 @@ class Row:
     entries: list[Entry]
     entries_broken: bool = False  # an entry was refused: its round count proves nothing
     place_written: bool = True  # False: OpenGotha left it blank (tied with the line above)
+    unknown_before: int = 0  # lone `?` right before the entries: rounds or a score column
 
 
 def clean_field(value: str) -> str:

@@ -1,12 +1,13 @@
-"""OpenGotha's places: a tied player's place left blank, or written as the same number as
+"""OpenGotha's places and unknown rounds. Places: a tied player's place left blank, or written as the same number as
 the line above. Opponents' entries then name line positions (the n-th player line is
 player n), since a shared place cannot tell the tied players apart."""
 
 from __future__ import annotations
 
+from collections import Counter
 from dataclasses import replace
 
-from tournaments.formats.egd.layout import Row
+from tournaments.formats.egd.layout import Entry, Row
 from tournaments.formats.model import ProblemLog, gettext_noop
 
 MAX_LINES_NAMED = 10
@@ -39,3 +40,17 @@ def number_by_position(rows: list[Row], log: ProblemLog) -> bool:
         more=", …" if len(lines) > MAX_LINES_NAMED else "",
     )
     return True
+
+
+def claim_unknown_rounds(rows: list[Row]) -> None:
+    """A line short of the others' round count whose entries follow lone `?` takes them as
+    rounds not played (OpenGotha, a knockout's first rounds); elsewhere they stay a score
+    column's "unknown" (the Polish youth tables' category columns)."""
+    counts = Counter(len(row.entries) for row in rows if row.entries and not row.entries_broken)
+    # The commonest count (the larger on a tie); with no entries at all, the `?` alone.
+    usual = max(counts, key=lambda n: (counts[n], n)) if counts else 0
+    usual = usual or max((row.unknown_before for row in rows), default=0)
+    for row in rows:
+        missing = usual - len(row.entries)
+        if 0 < missing <= row.unknown_before:
+            row.entries[:0] = [Entry(0, "?", False, None, None, "?")] * missing

@@ -35,7 +35,7 @@ from tournaments.formats.egd.layout import (
     clean_field,
 )
 from tournaments.formats.egd.pairing import pair_entries
-from tournaments.formats.egd.places import number_by_position
+from tournaments.formats.egd.places import claim_unknown_rounds, number_by_position
 from tournaments.formats.model import (
     FilePlayer,
     ProblemLog,
@@ -68,6 +68,7 @@ def parse(text: str, filename: str | None = None) -> ResultsFile:
             gettext_noop("The file has no player lines: is it really an EGD tournament table?"),
         )
     details = _read_details(tags, comments, filename, log)
+    claim_unknown_rounds(rows)
     _check_rows(rows, log)
     _check_round_counts(rows, log)
     log.raise_if_errors()
@@ -290,7 +291,7 @@ def _read_player_line(content: str, line: int, log: ProblemLog) -> Row | None:
         club = None if NO_CLUB.match(rest[0]) else rest[0]
         rest = rest[1:]
     errors_before = log.error_count
-    entries = _read_entries(rest, line, log)
+    entries, unknown_before = _read_entries(rest, line, log)
     entries_broken = log.error_count > errors_before
     pin = _read_pin(pin_text.strip(), line, log) if bar else None
     player = FilePlayer(
@@ -304,7 +305,9 @@ def _read_player_line(content: str, line: int, log: ProblemLog) -> Row | None:
         place=place,
         line=line,
     )
-    return Row(line, place or 0, player, grade, entries, entries_broken, place_written)
+    return Row(
+        line, place or 0, player, grade, entries, entries_broken, place_written, unknown_before
+    )
 
 
 def _find_grade(tokens: list[str], first_name: int = 1) -> int | None:
@@ -337,8 +340,10 @@ def _read_grade(token: str, line: int, log: ProblemLog) -> Grade | None:
         return None
 
 
-def _read_entries(tokens: list[str], line: int, log: ProblemLog) -> list[Entry]:
-    """The round entries: the longest run of result-shaped tokens (the last, on a tie).
+def _read_entries(tokens: list[str], line: int, log: ProblemLog) -> tuple[list[Entry], int]:
+    """The round entries: the longest run of result-shaped tokens (the last, on a tie);
+    and how many lone `?` stand right before them (rounds or a score column: the other
+    lines' round count decides, `claim_unknown_rounds`).
 
     Score columns may stand before or after the entries, and some of them look
     like results (a tied SOS is written `358=`), so only the longest run counts.
@@ -373,14 +378,18 @@ def _read_entries(tokens: list[str], line: int, log: ProblemLog) -> list[Entry]:
             ),
             MAX_ROUNDS=MAX_ROUNDS,
         )
-        return []
+        return [], 0
     entries: list[Entry] = []
     for match in matches[best[0] : best[1]]:
         assert match is not None
         entry = _read_entry(match, line, log)
         if entry is not None:
             entries.append(entry)
-    return entries
+    before = best[0] if best[1] > best[0] else len(tokens)
+    unknown = 0
+    while before - unknown > 0 and tokens[before - unknown - 1] == "?":
+        unknown += 1
+    return entries, unknown
 
 
 def _read_entry(match: re.Match[str], line: int, log: ProblemLog) -> Entry | None:
