@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import re
 
-from tournaments.formats.list_model import ListRow, RatingListFile
+from tournaments.formats.list_model import ListRow, RatingListFile, rows_or_refuse
 from tournaments.formats.model import ProblemLog
 
 # FIDE's documented start of each column (0-based) in the standard list's TXT file.
@@ -126,8 +126,8 @@ def parse(text: str, filename: str | None = None) -> RatingListFile:
         )
     if not rows and not problems.has_errors:
         problems.error(None, "No player rows found: is this a FIDE rating list (TXT)?")
-    problems.raise_if_errors()
-    return RatingListFile("fide", tuple(rows), None, problems.warnings())
+    left_out = rows_or_refuse(rows, problems)
+    return RatingListFile("fide", tuple(rows), None, problems.warnings(), left_out)
 
 
 HEADER = (
