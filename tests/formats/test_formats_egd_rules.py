@@ -268,8 +268,19 @@ def test_results_not_entered_must_agree() -> None:
 
 
 def test_lone_question_mark_before_the_entries_is_a_score_column() -> None:
-    results = egd.parse(table("1 A B 1d UA x ? ? 2+", "2 C D 1d UA x ? ? 1-"))
+    """The Polish youth tables write `?` in category columns just before the rounds."""
+    results = egd.parse(table("1 A B 1d UA x 0 2+", "2 C D 1d UA x ? ? 1-"))
     assert results.details.rounds == 1
+    assert not results.byes
+
+
+def test_lone_question_mark_is_a_round_where_the_line_is_short_of_it() -> None:
+    results = egd.parse(table("1 A B 1d UA x 2+ 3+", "2 C D 1d UA x 1- ?", "3 E F 1d UA x 0 ? 1-"))
+    assert results.details.rounds == 2
+    assert sorted((b.round, b.player, b.kind) for b in results.byes) == [
+        (1, "3", "unplayed"),
+        (2, "2", "unplayed"),
+    ]
 
 
 @pytest.mark.parametrize(

@@ -46,10 +46,12 @@ def claim_unknown_rounds(rows: list[Row]) -> None:
     """A line short of the others' round count whose entries follow lone `?` takes them as
     rounds not played (OpenGotha, a knockout's first rounds); elsewhere they stay a score
     column's "unknown" (the Polish youth tables' category columns)."""
-    counts = Counter(len(row.entries) for row in rows if row.entries and not row.entries_broken)
-    # The commonest count (the larger on a tie); with no entries at all, the `?` alone.
+    # The round count of the lines no `?` stands before (the larger on a tie); when every
+    # line has some, the count they make as rounds.
+    clear = [row for row in rows if not row.unknown_before and not row.entries_broken]
+    counts = Counter(len(row.entries) for row in clear)
     usual = max(counts, key=lambda n: (counts[n], n)) if counts else 0
-    usual = usual or max((row.unknown_before for row in rows), default=0)
+    usual = usual or max((len(row.entries) + row.unknown_before for row in rows), default=0)
     for row in rows:
         missing = usual - len(row.entries)
         if 0 < missing <= row.unknown_before:
