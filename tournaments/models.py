@@ -151,10 +151,6 @@ class Tournament(models.Model):
     )
     decision_comment = models.TextField(_("referee's comment"), blank=True)
     created_at = models.DateTimeField(auto_now_add=True)
-    # The imported file's lines, each with what the writer made of it then
-    # (`tournaments.formats.kept_lines`): the export of the same format writes back what
-    # the application does not use, and every line nothing changed, as the file had it.
-    kept_file = models.JSONField(_("the imported file's lines"), default=dict, blank=True)
 
     class Meta:
         ordering = ["-end_date", "-id"]
@@ -338,6 +334,21 @@ class Game(models.Model):
     @property
     def is_rated(self) -> bool:
         return self.kind == self.Kind.PLAYED
+
+
+class KeptFile(models.Model):
+    """The imported EGD or TRF file's lines, each with what the writer made of it then
+    (`tournaments.formats.kept_lines`): the export of the same format writes back what the
+    application does not use, and every line nothing changed since, as the file had it.
+    A table of its own, read only by the export: the pages never load it."""
+
+    tournament = models.OneToOneField(
+        Tournament, on_delete=models.CASCADE, primary_key=True, related_name="kept_file"
+    )
+    layout = models.JSONField(_("the imported file's lines"))
+
+    def __str__(self) -> str:
+        return f"{self.tournament_id}: {self.layout.get('format', '')}"
 
 
 class UnenteredGame(models.Model):

@@ -13,7 +13,7 @@ from tests.factories import RatingListFactory
 from tournaments.formats import parse
 from tournaments.formats.kept_lines import layout_apply, layout_of
 from tournaments.importing import tournament_export_text
-from tournaments.models import Game, Tournament
+from tournaments.models import Game, KeptFile, Tournament
 from tournaments.services import Pairing, round_replace
 
 from .helpers import FORMATS_DATA, TABLES
@@ -95,10 +95,9 @@ def test_lines_of_players_the_edit_does_not_touch_stay_as_the_file_had_them() ->
 def test_another_format_or_a_tournament_without_a_file_is_written_as_before() -> None:
     RatingListFactory(slug="chess", system="orr", game="chess")
     tournament = _import(TRF, "chess", "trf26")
-    assert tournament.kept_file["format"] == "trf26"
+    assert KeptFile.objects.get(tournament=tournament).layout["format"] == "trf26"
     assert "XXC white1" not in tournament_export_text(tournament=tournament, fmt="trf16")
-    tournament.kept_file = {}
-    tournament.save()
+    KeptFile.objects.filter(tournament=tournament).delete()
     assert "XXC white1" not in tournament_export_text(tournament=tournament, fmt="trf26")
 
 

@@ -1,4 +1,4 @@
-"""The imported file's own lines, kept with the tournament (`Tournament.kept_file`) and
+"""The imported file's own lines, kept with the tournament (`KeptFile`) and
 written back by the export of the same format (`tournaments.formats.kept_lines`)."""
 
 from __future__ import annotations
@@ -9,7 +9,7 @@ from tournaments.formats import ALIASES, FORMATS, FormatError, write
 from tournaments.formats.kept_lines import KEPT_FORMATS, layout_apply, layout_of
 from tournaments.formats.model import ResultsFile
 from tournaments.importing.export import tournament_to_results
-from tournaments.models import Tournament
+from tournaments.models import KeptFile, Tournament
 
 
 def _code(fmt: str) -> str:
@@ -25,8 +25,7 @@ def tournament_keep_file(*, tournament: Tournament, results: ResultsFile) -> Non
         generated = write(tournament_to_results(tournament=tournament), results.source_format)
     except FormatError:
         return  # the export cannot write this table either; nothing to put back
-    tournament.kept_file = layout_of(results, generated)
-    tournament.save(update_fields=["kept_file"])
+    KeptFile.objects.create(tournament=tournament, layout=layout_of(results, generated))
 
 
 def tournament_export_text(
@@ -35,7 +34,7 @@ def tournament_export_text(
     """The tournament as a file in `fmt`; in the format it was imported from, with the
     file's own lines where nothing changed since. Raises `FormatError` as `write` does."""
     text = write(tournament_to_results(tournament=tournament, keys=keys), fmt)
-    layout = tournament.kept_file
-    if keys == "position" and layout and layout.get("format") == _code(fmt):
-        return layout_apply(layout, text)
+    kept = KeptFile.objects.filter(tournament=tournament).first()
+    if keys == "position" and kept is not None and kept.layout.get("format") == _code(fmt):
+        return layout_apply(kept.layout, text)
     return text
