@@ -248,6 +248,21 @@ def test_blank_places_like_opengotha_number_players_by_position() -> None:
     assert warning.line == HEADER_LINES + 2
 
 
+def test_blank_and_shared_places_survive_writing() -> None:
+    results = egd.parse(
+        table("1 A B 1d UA x 3+/w", "  C D 7d UA x 0+", "1 E F 1d UA x 1-/b", "4 G H 2k UA x 0-")
+    )
+    written = egd.write(results)
+    assert [line.split()[0] for line in written.splitlines()[-4:]] == ["1", "C", "E", "4"]
+    assert egd.parse(written) == results
+    assert [p.place for p in egd.parse(written).players] == [1, 1, 1, 4]
+
+
+def test_a_name_that_is_a_number_is_refused() -> None:
+    info = broken("1 A B 1d UA x 0+", "2 2 D 1d UA x 0+")
+    assert_one_error(info, HEADER_LINES + 2, "The name starts with the number 2")
+
+
 def test_result_not_entered_is_an_unplayed_pairing_with_a_warning_naming_the_round() -> None:
     """Issue 53: OpenGotha's `5?` (paired, no result) and a lone `?` (no game)."""
     results = egd.parse(table("1 A B 1d UA x 2+ 3?", "2 C D 1d UA x 1- ?", "3 E F 1d UA x 0+ 1?"))

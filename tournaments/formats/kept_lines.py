@@ -142,13 +142,16 @@ def _generated_units(text: str, kind: str) -> dict[str, str]:
     """Each line the writer wrote, by its unit."""
     counts: Counter[str] = Counter()
     units: dict[str, str] = {}
+    players = 0
     for line in text.splitlines():
         if kind == "trf" and (match := PLAYER_LINE_TRF.match(line)) and match.group(1).strip():
             found: tuple[str, ...] = (f"{PLAYER}{int(match.group(1))}",)
         elif kind == "trf":
             found = _trf_header_units(line, counts)
         elif not line.lstrip().startswith(";") and line.split():
-            found = (f"{PLAYER}{int(line.split()[0])}",)
+            # The export numbers players 1, 2, … in order; a tie's place may be blank.
+            players += 1
+            found = (f"{PLAYER}{players}",)
         else:
             found = _egd_header_units(line, counts)
         # A line the writer makes that holds no unit is still its own (the banner, `;`).

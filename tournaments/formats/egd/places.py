@@ -8,7 +8,7 @@ from collections import Counter
 from dataclasses import replace
 
 from tournaments.formats.egd.layout import Entry, Row
-from tournaments.formats.model import ProblemLog, gettext_noop
+from tournaments.formats.model import FilePlayer, ProblemLog, gettext_noop
 
 MAX_LINES_NAMED = 10
 
@@ -56,3 +56,28 @@ def claim_unknown_rounds(rows: list[Row]) -> None:
         missing = usual - len(row.entries)
         if 0 < missing <= row.unknown_before:
             row.entries[:0] = [Entry(0, "?", False, None, None, "?")] * missing
+
+
+def place_texts(players: list[FilePlayer], numbers: dict[str, int]) -> dict[str, str]:
+    """What the writer puts in each line's place column. The players' numbers, unless
+    their standings share places as OpenGotha writes them (numbered 1, 2, … in order, a
+    tie or a leading unknown place): then each standing, blank where it repeats the line
+    above's, so the table reads back with the same standings and opponents."""
+    in_order = [numbers[p.key] for p in players] == list(range(1, len(players) + 1))
+    standings = [p.place for p in players]
+    known = [place for place in standings if place is not None]
+    leading_unknown = standings[: len(standings) - len(known)] == [None] * (
+        len(standings) - len(known)
+    )
+    shared = any(
+        place is None or (at and place == standings[at - 1]) for at, place in enumerate(standings)
+    )
+    if not (in_order and shared and leading_unknown):
+        return {p.key: str(numbers[p.key]) for p in players}
+    texts = {}
+    for at, player in enumerate(players):
+        repeated = player.place is None or (at and player.place == standings[at - 1])
+        # A blank place before a name that starts with a digit would read as the place.
+        blank = repeated and not player.family_name[:1].isdigit()
+        texts[player.key] = "" if blank else str(player.place or numbers[player.key])
+    return texts

@@ -284,6 +284,16 @@ def _read_player_line(content: str, line: int, log: ProblemLog) -> Row | None:
     if grade is None:
         return None
     names = [token.replace("_", " ") for token in tokens[(1 if place_written else 0) : at]]
+    if names[0].isdigit():
+        log.error(
+            line,
+            gettext_noop(
+                "The name starts with the number %(name)s: is a place written twice, or a"
+                " column before the name?"
+            ),
+            name=names[0],
+        )
+        return None
     country = tokens[at + 1].upper()
     rest = tokens[at + 2 :]
     club: str | None = None
