@@ -369,6 +369,21 @@ class Game(models.Model):
         return self.kind == self.Kind.PLAYED
 
 
+class KeptFile(models.Model):
+    """The imported EGD or TRF file's lines, each with what the writer made of it then
+    (`tournaments.formats.kept_lines`): the export of the same format writes back what the
+    application does not use, and every line nothing changed since, as the file had it.
+    A table of its own, read only by the export: the pages never load it."""
+
+    tournament = models.OneToOneField(
+        Tournament, on_delete=models.CASCADE, primary_key=True, related_name="kept_file"
+    )
+    layout = models.JSONField(_("the imported file's lines"))
+
+    def __str__(self) -> str:
+        return f"{self.tournament_id}: {self.layout.get('format', '')}"
+
+
 class UnenteredGame(models.Model):
     """A played game of someone his table does not enter (his entry removed, or the game
     edited, the games left). Kept by the database itself, by triggers on games and entries

@@ -102,11 +102,25 @@ def test_fide_list_reads_the_documented_columns() -> None:
     ],
 )
 def test_errors_name_their_line(fmt: str, text: str, line: int, words: str) -> None:
-    with pytest.raises(FormatError) as caught:
-        parse_rating_list(text.encode(), fmt)
-    assert any(p.line == line and words in p.message for p in caught.value.errors), (
-        caught.value.problems
+    """A file with no row to read is refused; a bad row beside good ones is left out
+    (issue 53). Either way the problem names its line."""
+    try:
+        problems = parse_rating_list(text.encode(), fmt).left_out
+    except FormatError as error:
+        problems = error.errors
+    assert any(p.line == line and words in p.message for p in problems), problems
+
+
+def test_one_bad_row_is_left_out_and_the_rest_stands() -> None:
+    """Issue 53: a country `0+` refused a 45,524-player EGD list."""
+    good = " 13286603  Aakerblom Charlie      SE  Norr    5d   --   2442    71  T160920A\n"
+    bad = " 13286604  Broken Row             0+  Norr    5d   --   2442    71  T160920A\n"
+    listfile = parse_rating_list(
+        (good + bad + good.replace("13286603", "13286605")).encode(), "egd"
     )
+    assert [row.key for row in listfile.rows] == ["13286603", "13286605"]
+    assert [(p.line, p.severity) for p in listfile.left_out] == [(2, "error")]
+    assert "starts with a PIN" in listfile.left_out[0].message
 
 
 def test_csv_carries_each_systems_fields() -> None:

@@ -223,15 +223,85 @@ def test_error_round_counts_differ() -> None:
     assert_one_error(info, HEADER_LINES + 3, "has 1 round results", "other lines have 2")
 
 
-def test_error_duplicate_place() -> None:
-    info = broken("1 A B 1d UA x 0+", "1 C D 1d UA x 0+")
-    assert_one_error(info, HEADER_LINES + 2, "Place number 1 is used twice")
+def test_error_duplicate_place_out_of_standings_order() -> None:
+    info = broken("2 A B 1d UA x 0+", "1 C D 1d UA x 0+", "2 E F 1d UA x 0+")
+    assert_one_error(info, HEADER_LINES + 3, "Place number 2 is used twice")
+
+
+def test_shared_places_in_standings_order_number_players_by_position() -> None:
+    """Issue 53: tied players share a place; opponents then name line positions."""
+    results = egd.parse(table("1 A B 1d UA x 3+", "1 C D 1d UA x 0+", "3 E F 1d UA x 1-"))
+    assert [(p.key, p.place) for p in results.players] == [("1", 1), ("2", 1), ("3", 3)]
+    assert [(g.white, g.black, g.result) for g in results.games] == [("1", "3", "white")]
+    assert any("Places are blank or shared" in str(w) for w in results.warnings)
+
+
+def test_blank_places_like_opengotha_number_players_by_position() -> None:
+    """Issue 53: OpenGotha leaves a tied player's place blank (it is the line above's)."""
+    results = egd.parse(
+        table("1 A B 1d UA x 3+/w", "  Kravets Andrii 7d UA x 0+", "3 E F 1d UA x 1-/b")
+    )
+    kravets = results.player("2")
+    assert (kravets.family_name, kravets.given_name, kravets.place) == ("Kravets", "Andrii", 1)
+    assert [(g.white, g.black) for g in results.games] == [("1", "3")]
+    warning = next(w for w in results.warnings if "Places are blank" in str(w))
+    assert warning.line == HEADER_LINES + 2
+
+
+def test_blank_and_shared_places_survive_writing() -> None:
+    results = egd.parse(
+        table("1 A B 1d UA x 3+/w", "  C D 7d UA x 0+", "1 E F 1d UA x 1-/b", "4 G H 2k UA x 0-")
+    )
+    written = egd.write(results)
+    assert [line.split()[0] for line in written.splitlines()[-4:]] == ["1", "C", "E", "4"]
+    assert egd.parse(written) == results
+    assert [p.place for p in egd.parse(written).players] == [1, 1, 1, 4]
+
+
+def test_a_name_that_is_a_number_is_refused() -> None:
+    info = broken("1 A B 1d UA x 0+", "2 2 D 1d UA x 0+")
+    assert_one_error(info, HEADER_LINES + 2, "The name starts with the number 2")
+
+
+def test_result_not_entered_is_an_unplayed_pairing_with_a_warning_naming_the_round() -> None:
+    """Issue 53: OpenGotha's `5?` (paired, no result) and a lone `?` (no game)."""
+    results = egd.parse(table("1 A B 1d UA x 2+ 3?", "2 C D 1d UA x 1- ?", "3 E F 1d UA x 0+ 1?"))
+    unplayed = [g for g in results.games if g.round == 2]
+    assert [(g.kind, g.result, g.is_rated) for g in unplayed] == [("unplayed", "none", False)]
+    assert [(b.player, b.kind, b.points) for b in results.byes if b.round == 2] == [
+        ("2", "unplayed", 0.0)
+    ]
+    assert [str(w) for w in results.warnings if "Round 2" in str(w)] == [
+        f"line {HEADER_LINES + 1}: Round 2: 1 pairings and 1 players without an opponent"
+        " have no result entered ('?'); read as not played, not rated."
+    ]
+
+
+def test_results_not_entered_must_agree() -> None:
+    info = broken("1 A B 1d UA x 2?", "2 C D 1d UA x 1+")
+    assert_one_error(info, HEADER_LINES + 1, "do not agree on who won")
+
+
+def test_lone_question_mark_before_the_entries_is_a_score_column() -> None:
+    """The Polish youth tables write `?` in category columns just before the rounds."""
+    results = egd.parse(table("1 A B 1d UA x 0 2+", "2 C D 1d UA x ? ? 1-"))
+    assert results.details.rounds == 1
+    assert not results.byes
+
+
+def test_lone_question_mark_is_a_round_where_the_line_is_short_of_it() -> None:
+    results = egd.parse(table("1 A B 1d UA x 2+ 3+", "2 C D 1d UA x 1- ?", "3 E F 1d UA x 0 ? 1-"))
+    assert results.details.rounds == 2
+    assert sorted((b.round, b.player, b.kind) for b in results.byes) == [
+        (1, "3", "unplayed"),
+        (2, "2", "unplayed"),
+    ]
 
 
 @pytest.mark.parametrize(
     ("line", "fragment"),
     [
-        ("x A B 1d UA x 0+", "must start with the player's place number"),
+        ("9x A B 1d UA x 0+", "must start with the player's place number"),
         ("2 C D UA x 0+", "Could not find the grade and country"),
         ("2 C D 40k UA x 0+", "not a grade"),
         ("2 C D 1d UA x 0+ |1234", "must have 8 digits"),

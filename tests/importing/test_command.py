@@ -86,7 +86,7 @@ def test_dry_run_saves_nothing(egf_list):
 def test_a_file_with_errors_saves_nothing_and_lists_every_problem(egf_list, tmp_path):
     broken = TABLE.read_text().splitlines()
     players = [i for i, line in enumerate(broken) if line.strip() and not line.startswith(";")]
-    broken[players[2]] = broken[players[2]].replace("+/", "?/", 1)  # not a result
+    broken[players[2]] = broken[players[2]].replace("+/", "*/", 1)  # not a result
     broken[players[5]] = " 6 Nameless"  # no grade or country
     path = tmp_path / "broken.h9"
     path.write_text("\n".join(broken))

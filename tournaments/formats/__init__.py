@@ -132,7 +132,9 @@ def parse(
         )
     spec = _format(code)
     decoded = decode_text(data, encoding, detect=spec.detect_encoding)
-    results = spec.parse(decoded.text, filename)
+    results = replace(
+        spec.parse(decoded.text, filename), source_text=decoded.text, source_format=spec.code
+    )
     check_sizes(results)
     results = replace(results, encoding=decoded.encoding)
     if decoded.encoding == UTF8:

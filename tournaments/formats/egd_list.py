@@ -20,7 +20,7 @@ from __future__ import annotations
 import datetime as dt
 import re
 
-from tournaments.formats.list_model import ListRow, RatingListFile, normal_grade
+from tournaments.formats.list_model import ListRow, RatingListFile, normal_grade, rows_or_refuse
 from tournaments.formats.model import ProblemLog
 
 _ROW = re.compile(
@@ -134,8 +134,8 @@ def parse(text: str, filename: str | None = None) -> RatingListFile:
         _append(rows, problems, number, match, pin)
     if not rows and not problems.has_errors:
         problems.error(None, "No player rows found: is this an EGD rating list (allworld)?")
-    problems.raise_if_errors()
-    return RatingListFile("egd", tuple(rows), stated, problems.warnings())
+    left_out = rows_or_refuse(rows, problems)
+    return RatingListFile("egd", tuple(rows), stated, problems.warnings(), left_out)
 
 
 HEADER = (

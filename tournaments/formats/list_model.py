@@ -11,7 +11,7 @@ import datetime as dt
 import re
 from dataclasses import dataclass
 
-from tournaments.formats.model import Problem, Sex
+from tournaments.formats.model import Problem, ProblemLog, Sex
 
 _GRADE = re.compile(r"^(\d{1,2})\s*([kdp])$", re.IGNORECASE)
 
@@ -56,6 +56,17 @@ class RatingListFile:
     rows: tuple[ListRow, ...]
     date: dt.date | None = None  # the date the file itself states, if any
     warnings: tuple[Problem, ...] = ()
+    # Rows that could not be read, each with its line and why: left out, the rest stands.
+    left_out: tuple[Problem, ...] = ()
+
+
+def rows_or_refuse(rows: list[ListRow], problems: ProblemLog) -> tuple[Problem, ...]:
+    """The rows a parser could not read, to be left out (one bad row of 45,000 must not
+    refuse the list). Refuses the file (`FormatError`) when no row could be read, or when
+    so many could not that it is likely not in the format said (the log is full)."""
+    if not rows or problems.full:
+        problems.raise_if_errors()
+    return tuple(p for p in problems.problems if p.severity == "error")
 
 
 def normal_grade(text: str) -> str | None:

@@ -19,8 +19,9 @@ from typing import Any, Literal
 
 Severity = Literal["error", "warning"]
 GameResult = Literal["white", "black", "draw", "none"]
-GameKind = Literal["played", "forfeit", "unrated"]
-ByeKind = Literal["free", "requested", "pairing", "absent", "forfeit"]
+# "unplayed": paired, but the file enters no result (OpenGotha's `5?`, a TRF blank or `*`).
+GameKind = Literal["played", "forfeit", "unrated", "unplayed"]
+ByeKind = Literal["free", "requested", "pairing", "absent", "forfeit", "unplayed"]
 Sex = Literal["m", "f"]
 
 
@@ -274,6 +275,10 @@ class ResultsFile:
     byes: tuple[FileBye, ...] = ()
     warnings: tuple[Problem, ...] = field(default=(), compare=False)
     encoding: str = field(default="utf-8", compare=False)  # how the file's bytes were read
+    # The decoded text and the format code it was parsed as (`parse` sets them), so an
+    # import can keep what the application does not use (`kept_lines`).
+    source_text: str = field(default="", compare=False, repr=False)
+    source_format: str = field(default="", compare=False)
 
     def player(self, key: str) -> FilePlayer:
         for candidate in self.players:

@@ -15,7 +15,7 @@ import datetime as dt
 import io
 import re
 
-from tournaments.formats.list_model import ListRow, RatingListFile, normal_grade
+from tournaments.formats.list_model import ListRow, RatingListFile, normal_grade, rows_or_refuse
 from tournaments.formats.model import ProblemLog
 
 COLUMNS = (
@@ -77,11 +77,13 @@ def parse(text: str, filename: str | None = None) -> RatingListFile:
             keys[row.key] = number
             rows.append(row)
     except csv.Error as error:
+        # The rest of the file is not read: refused, not cut short.
         problems.error(reader.line_num, f"The CSV cannot be read: {error}.")
+        problems.raise_if_errors()
     if not rows and not problems.has_errors:
         problems.error(None, "The file has no players.")
-    problems.raise_if_errors()
-    return RatingListFile("csv", tuple(rows), None, problems.warnings())
+    left_out = rows_or_refuse(rows, problems)
+    return RatingListFile("csv", tuple(rows), None, problems.warnings(), left_out)
 
 
 def _row(cells: dict[str, str], number: int, problems: ProblemLog) -> ListRow | None:

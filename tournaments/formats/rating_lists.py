@@ -1,4 +1,5 @@
-"""Published rating lists in: the EGD list (allworld), FIDE's TXT, CSV with named columns.
+"""Published rating lists in: the EGD list (allworld), FIDE's TXT and XML (of the combined
+list, the standard, rapid or blitz ratings), CSV with named columns.
 
 `parse_rating_list(data, fmt)` refuses oversized files before decoding, decodes the bytes
 (the EGD's files are often Latin-1) and hands the text to the format's module. Every
@@ -10,16 +11,22 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import replace
+from functools import partial
 
-from tournaments.formats import egd_list, fide_list, rating_csv
+from tournaments.formats import egd_list, fide_list, fide_xml, rating_csv
 from tournaments.formats.list_model import ListRow, RatingListFile
 from tournaments.formats.model import FormatError, Problem
 
 # The EGD's full world list is ~4 MB; FIDE's standard list ~40 MB.
 MAX_LIST_BYTES = 64 * 1024 * 1024
 LIST_FORMATS: dict[str, tuple[str, Callable[[str, str | None], RatingListFile]]] = {
-    "egd": ("EGD rating list (allworld)", egd_list.parse),
-    "fide": ("FIDE rating list (TXT)", fide_list.parse),
+    "egd": ("EGD rating list (allworld, text or the site's HTML)", egd_list.parse),
+    "fide": ("FIDE rating list (TXT; of the combined list, standard)", fide_list.parse),
+    "fide-rapid": ("FIDE combined list (TXT), rapid", partial(fide_list.parse, kind="rapid")),
+    "fide-blitz": ("FIDE combined list (TXT), blitz", partial(fide_list.parse, kind="blitz")),
+    "fide-xml": ("FIDE rating list (XML; of the combined list, standard)", fide_xml.parse),
+    "fide-xml-rapid": ("FIDE combined list (XML), rapid", partial(fide_xml.parse, kind="rapid")),
+    "fide-xml-blitz": ("FIDE combined list (XML), blitz", partial(fide_xml.parse, kind="blitz")),
     "csv": ("CSV with named columns", rating_csv.parse),
 }
 WRITERS: dict[str, Callable[[RatingListFile], str]] = {
@@ -27,7 +34,7 @@ WRITERS: dict[str, Callable[[RatingListFile], str]] = {
     "fide": fide_list.write,
     "csv": rating_csv.write,
 }
-FALLBACK_ENCODINGS = {"egd": ("latin-1",), "fide": ("latin-1",), "csv": ("cp1251",)}
+FALLBACK_ENCODINGS = {code: ("latin-1",) for code in LIST_FORMATS} | {"csv": ("cp1251",)}
 
 __all__ = ["LIST_FORMATS", "ListRow", "RatingListFile", "parse_rating_list", "write_rating_list"]
 

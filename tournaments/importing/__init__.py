@@ -11,11 +11,12 @@ saved tournament to it. This app never imports the ratings app; `ratings.submiss
 builds the target from a `RatingList` and is what the pages and the command call.
 
 One module per step: `matching` (who is who), `preview` (the checks), `saving` (the
-import), `export` (back to a file); `common` holds what they share.
+import), `export` (back to a file), `kept` (the file's own lines, written back in place); `common` holds what they share.
 """
 
 from tournaments.importing.common import Choice, ListTarget, problems_text
 from tournaments.importing.export import tournament_to_results
+from tournaments.importing.kept import tournament_export_text
 from tournaments.importing.matching import ImportPreview, PlayerMatch
 from tournaments.importing.preview import results_preview
 from tournaments.importing.saving import results_errors, results_import
@@ -29,5 +30,6 @@ __all__ = [
     "results_errors",
     "results_import",
     "results_preview",
+    "tournament_export_text",
     "tournament_to_results",
 ]

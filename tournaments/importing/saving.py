@@ -39,6 +39,7 @@ from tournaments.importing.common import (
     club_named,
 )
 from tournaments.importing.details import tournament_from_details
+from tournaments.importing.kept import tournament_keep_file
 from tournaments.importing.matching import ImportPreview, _full_name
 from tournaments.importing.preview import grade_errors, results_preview, table_errors
 from tournaments.messages import said, stored_lines
@@ -177,6 +178,7 @@ def results_import(
         _record_fide_ratings(results.players, members, resolved, tournament.start_date)
         _create_participants(tournament, results.players, members, code)
         _create_games(tournament, results, members)
+        tournament_keep_file(tournament=tournament, results=results)
         linked = preview.linked_for_rating
         if linked:
             target.link(tournament)

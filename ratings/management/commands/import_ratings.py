@@ -136,6 +136,12 @@ class Command(BaseCommand):
                 write(f"            {match.note}")
         if shown < len(preview.rows) - len(preview.ambiguous):
             write(f"  … {len(preview.rows) - len(preview.ambiguous) - shown} more rows")
+        if listfile.left_out:
+            write(
+                f"left out: {len(listfile.left_out)} rows cannot be read; the rest can be imported"
+            )
+            for problem in listfile.left_out:
+                write(f"  {problem}")
         if listfile.warnings:
             write("warnings:")
             for line in problems_text(listfile.warnings):

@@ -52,13 +52,14 @@ BARE_GRADE_PATTERN = re.compile(r"^\d{1,2}$")
 COUNTRY_PATTERN = re.compile(r"^[A-Za-z]{2}$")
 
 
+# `?` is OpenGotha's "result not entered": `5?` paired with 5, a lone `?` no opponent.
 ENTRY_PATTERN = re.compile(
-    r"^(?P<opp>\d+)(?P<sym>[-+=])(?P<forfeit>!)?"
+    r"^(?P<opp>\d+|(?=\?))(?P<sym>[-+=?])(?P<forfeit>!)?"
     r"(?:(?P<slash>/)?(?P<colour>[bwBW])(?P<hcp>\d+)?)?$"
 )
 
 
-LOOKS_LIKE_ENTRY_PATTERN = re.compile(r"^\d+[-+=]|/")
+LOOKS_LIKE_ENTRY_PATTERN = re.compile(r"^\d+[-+=?]|/")
 
 
 RULE_PATTERN = re.compile(r"^\s*h?(\d)\s*$", re.IGNORECASE)
@@ -85,11 +86,13 @@ class Entry(NamedTuple):
 @dataclass(slots=True)
 class Row:
     line: int
-    place: int
+    place: int  # what opponents' entries name: the written place, or the line's position
     player: FilePlayer
     grade: Grade | None  # None: the grade was refused (the rest of the line is still read)
     entries: list[Entry]
     entries_broken: bool = False  # an entry was refused: its round count proves nothing
+    place_written: bool = True  # False: OpenGotha left it blank (tied with the line above)
+    unknown_before: int = 0  # lone `?` right before the entries: rounds or a score column
 
 
 def clean_field(value: str) -> str:

@@ -10,12 +10,15 @@ from dataclasses import replace
 from ratings.systems.grades import Grade
 from tournaments.formats.egd.layout import BYE_POINTS, EVEN_GAMES_RULE, MAX_HANDICAP, Entry, Row
 from tournaments.formats.model import (
+    ByeKind,
     FileBye,
     FileGame,
+    GameKind,
     GameResult,
     ProblemLog,
     gettext_noop,
 )
+from tournaments.formats.not_entered import warn_not_entered
 
 
 def pair_entries(
@@ -41,8 +44,8 @@ def pair_entries(
                     FileBye(
                         round_number,
                         row.player.key,
-                        BYE_POINTS[entry.symbol],
-                        "forfeit" if entry.forfeit else "free",
+                        BYE_POINTS.get(entry.symbol, 0.0),
+                        _bye_kind(entry),
                         line=row.line,
                     )
                 )
@@ -51,7 +54,14 @@ def pair_entries(
             if game is not None:
                 games.append(game)
     games.sort(key=lambda g: g.round)
+    warn_not_entered(games, byes, "'?'", log)
     return games, byes
+
+
+def _bye_kind(entry: Entry) -> ByeKind:
+    if entry.symbol == "?":
+        return "unplayed"
+    return "forfeit" if entry.forfeit else "free"
 
 
 def _pair_one(
@@ -187,6 +197,8 @@ def _agreed_result(entry: Entry, answer: Entry) -> str | None:
     if entry.forfeit != answer.forfeit:
         return None
     pair = entry.symbol + answer.symbol
+    if pair == "??":
+        return "unplayed"
     if pair == "+-":
         return "self"
     if pair == "-+":
@@ -209,6 +221,8 @@ def _build_game(
 ) -> FileGame:
     explicit = entry.handicap if entry.handicap is not None else answer.handicap
     handicap = explicit if explicit is not None else rule_handicap(row.grade, other.grade, rule)
+    if outcome == "unplayed":
+        handicap = explicit or 0  # no game: only what the entries themselves say
     colour = entry.colour or _opposite(answer.colour)
     colours_known = colour is not None
     if colour is None and handicap > 0:
@@ -219,7 +233,7 @@ def _build_game(
     result: GameResult
     if outcome == "draw":
         result = "draw"
-    elif outcome == "none":
+    elif outcome in ("none", "unplayed"):
         result = "none"
     else:
         self_won = outcome == "self"
@@ -230,10 +244,16 @@ def _build_game(
         black=black.player.key,
         result=result,
         handicap=handicap,
-        kind="forfeit" if entry.forfeit else "played",
+        kind=_game_kind(entry, outcome),
         colours_known=colours_known,
         line=row.line,
     )
+
+
+def _game_kind(entry: Entry, outcome: str) -> GameKind:
+    if outcome == "unplayed":
+        return "unplayed"
+    return "forfeit" if entry.forfeit else "played"
 
 
 def _opposite(colour: str | None) -> str | None:

@@ -36,6 +36,7 @@ from tournaments.formats.egd.layout import (
     clean_field,
 )
 from tournaments.formats.egd.pairing import pair_entries
+from tournaments.formats.egd.places import claim_unknown_rounds, number_by_position
 from tournaments.formats.model import (
     FilePlayer,
     ProblemLog,
@@ -70,7 +71,9 @@ def parse(text: str, filename: str | None = None) -> ResultsFile:
             gettext_noop("The file has no player lines: is it really an EGD tournament table?"),
         )
     details = _read_details(tags, comments, filename, log)
-    if not _check_rows(rows, log):
+    claim_unknown_rounds(rows)
+    places_apart = _check_rows(rows, log)
+    if not (_check_round_counts(rows, log) and places_apart):
         log.raise_if_errors()  # places twice or no results: nothing to pair by
     # The pairings are checked even when a line has errors (issue 55: a bad grade hid the
     # other errors until it was fixed); only what a refused line makes unknowable is skipped.
@@ -284,7 +287,10 @@ def _read_player_line(content: str, line: int, log: ProblemLog, unread: set[int]
         log.error(line, gettext_noop("This line has an EGD number but no player."))
         return None
     place = file_int(tokens[0], minimum=1)
-    if place is None:
+    # OpenGotha leaves the place blank for a player tied with the line above.
+    place_written = place is not None
+    at = _find_grade(tokens, first_name=1 if place_written else 0)
+    if not place_written and (at is None or tokens[0][:1].isdigit()):
         log.error(
             line,
             gettext_noop(
@@ -293,7 +299,6 @@ def _read_player_line(content: str, line: int, log: ProblemLog, unread: set[int]
             tokens=tokens[0],
         )
         return None
-    at = _find_grade(tokens)
     if at is None:
         unread.add(place)
         log.error(
@@ -304,7 +309,18 @@ def _read_player_line(content: str, line: int, log: ProblemLog, unread: set[int]
         )
         return None
     grade = _read_grade(tokens[at], line, log)  # None: refused, the line read on
-    names = [token.replace("_", " ") for token in tokens[1:at]]
+    names = [token.replace("_", " ") for token in tokens[(1 if place_written else 0) : at]]
+    if names[0].isdigit():
+        unread.add(place)
+        log.error(
+            line,
+            gettext_noop(
+                "The name starts with the number %(name)s: is a place written twice, or a"
+                " column before the name?"
+            ),
+            name=names[0],
+        )
+        return None
     country = tokens[at + 1].upper()
     rest = tokens[at + 2 :]
     club: str | None = None
@@ -312,11 +328,11 @@ def _read_player_line(content: str, line: int, log: ProblemLog, unread: set[int]
         club = None if NO_CLUB.match(rest[0]) else rest[0]
         rest = rest[1:]
     errors_before = log.error_count
-    entries = _read_entries(rest, line, log)
+    entries, unknown_before = _read_entries(rest, line, log)
     entries_broken = log.error_count > errors_before
     pin = _read_pin(pin_text.strip(), line, log) if bar else None
     player = FilePlayer(
-        key=str(place),
+        key=str(place or 0),
         family_name=names[0],
         given_name=" ".join(names[1:]),
         grade=str(grade) if grade is not None else tokens[at],
@@ -326,12 +342,14 @@ def _read_player_line(content: str, line: int, log: ProblemLog, unread: set[int]
         place=place,
         line=line,
     )
-    return Row(line, place, player, grade, entries, entries_broken)
+    return Row(
+        line, place or 0, player, grade, entries, entries_broken, place_written, unknown_before
+    )
 
 
-def _find_grade(tokens: list[str]) -> int | None:
+def _find_grade(tokens: list[str], first_name: int = 1) -> int | None:
     """Index of the grade: the first grade-like token after a name, followed by a country."""
-    for at in range(2, len(tokens) - 1):
+    for at in range(first_name + 1, len(tokens) - 1):
         grade_like = GRADE_PATTERN.match(tokens[at]) or BARE_GRADE_PATTERN.match(tokens[at])
         if grade_like and COUNTRY_PATTERN.match(tokens[at + 1]):
             return at
@@ -359,13 +377,20 @@ def _read_grade(token: str, line: int, log: ProblemLog) -> Grade | None:
         return None
 
 
-def _read_entries(tokens: list[str], line: int, log: ProblemLog) -> list[Entry]:
-    """The round entries: the longest run of result-shaped tokens (the last, on a tie).
+def _read_entries(tokens: list[str], line: int, log: ProblemLog) -> tuple[list[Entry], int]:
+    """The round entries: the longest run of result-shaped tokens (the last, on a tie);
+    and how many lone `?` stand right before them (rounds or a score column: the other
+    lines' round count decides, `claim_unknown_rounds`).
 
     Score columns may stand before or after the entries, and some of them look
     like results (a tied SOS is written `358=`), so only the longest run counts.
     """
     matches = [ENTRY_PATTERN.match(token) for token in tokens]
+    # A lone `?` (a round not played) only continues entries: before them it is a score
+    # column's "unknown" (the Polish youth tables' category columns).
+    for at, token in enumerate(tokens):
+        if token == "?" and (at == 0 or matches[at - 1] is None):
+            matches[at] = None
     for token, match in zip(tokens, matches, strict=True):
         if match is None and LOOKS_LIKE_ENTRY_PATTERN.search(token):
             log.error(
@@ -390,20 +415,31 @@ def _read_entries(tokens: list[str], line: int, log: ProblemLog) -> list[Entry]:
             ),
             MAX_ROUNDS=MAX_ROUNDS,
         )
-        return []
+        return [], 0
     entries: list[Entry] = []
     for match in matches[best[0] : best[1]]:
         assert match is not None
         entry = _read_entry(match, line, log)
         if entry is not None:
             entries.append(entry)
-    return entries
+    before = best[0] if best[1] > best[0] else len(tokens)
+    unknown = 0
+    while before - unknown > 0 and tokens[before - unknown - 1] == "?":
+        unknown += 1
+    return entries, unknown
 
 
 def _read_entry(match: re.Match[str], line: int, log: ProblemLog) -> Entry | None:
     opponent, symbol, forfeit_mark, slash, colour, handicap_text = match.groups()
     token = match.group(0)
     forfeit = forfeit_mark is not None
+    if symbol == "?" and forfeit:
+        log.error(
+            line,
+            gettext_noop("%(token)r: a result not entered ('?') cannot be a default ('!')."),
+            token=token,
+        )
+        return None
     if colour and not slash and not forfeit:
         log.error(
             line,
@@ -432,7 +468,7 @@ def _read_entry(match: re.Match[str], line: int, log: ProblemLog) -> Entry | Non
         )
         return None
     return Entry(
-        int(opponent), symbol, forfeit, colour.lower() if colour else None, handicap, token
+        int(opponent or 0), symbol, forfeit, colour.lower() if colour else None, handicap, token
     )
 
 
@@ -450,9 +486,11 @@ def _read_pin(text: str, line: int, log: ProblemLog) -> str | None:
 
 
 def _check_rows(rows: list[Row], log: ProblemLog) -> bool:
-    """Places once each, one result per round; False when the entries cannot be paired."""
+    """Places once each; False when opponents cannot be told apart."""
     seen: dict[int, int] = {}
     twice = False
+    if number_by_position(rows, log):
+        rows = []  # every place is its line's position: nothing is used twice
     for row in rows:
         if row.place in seen:
             log.error(
@@ -466,6 +504,11 @@ def _check_rows(rows: list[Row], log: ProblemLog) -> bool:
             twice = True
         else:
             seen[row.place] = row.line
+    return not twice
+
+
+def _check_round_counts(rows: list[Row], log: ProblemLog) -> bool:
+    """One result per round on every line; False when there are no results to pair."""
     if not rows:
         return False
     counts = Counter(len(row.entries) for row in rows)
@@ -483,7 +526,7 @@ def _check_rows(rows: list[Row], log: ProblemLog) -> bool:
                 len=len(row.entries),
                 usual=usual,
             )
-    return not twice
+    return True
 
 
 # ---------------------------------------------------------------- writing

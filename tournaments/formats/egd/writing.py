@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from tournaments.formats.bounds import is_ascii_number
 from tournaments.formats.egd.layout import COUNTRY_PATTERN, clean_field
+from tournaments.formats.egd.places import place_texts
 from tournaments.formats.model import (
     FileBye,
     FileGame,
@@ -45,7 +46,8 @@ def write(results: ResultsFile) -> str:
         ]
     )
     name_width = max(len(_name_token(p)) for p in results.players) if results.players else 0
-    place_width = len(str(max(places.values(), default=1)))
+    place_text = place_texts(list(results.players), places)
+    place_width = max((len(text) for text in place_text.values()), default=1)
     seats = results.seats()
     points_of = results.all_points()
     for player in results.players:
@@ -56,7 +58,7 @@ def write(results: ResultsFile) -> str:
         club = (player.club or "xxxx").replace(" ", "_")
         points = f"{points_of[player.key]:g}"
         text = (
-            f"{places[player.key]:>{place_width}} {_name_token(player):<{name_width}} "
+            f"{place_text[player.key]:>{place_width}} {_name_token(player):<{name_width}} "
             f"{player.grade:>3} {player.country} {club:<4} {points:>4}  "
             + " ".join(f"{e:<7}" for e in entries)
         ).rstrip()

@@ -94,8 +94,13 @@ FORFEIT_CODES = {"+": "win", "-": "loss"}
 UNRATED_CODES = {"W": "win", "L": "loss", "D": "draw"}
 
 
+# TRF26's `*`, and a blank result beside an opponent: paired, no result entered yet.
+NOT_ENTERED = "*"
+
+
 # What the other player's code must be, for each code of a game.
 COUNTERPART = {"1": "0", "0": "1", "=": "=", "+": "-", "-": "+-", "W": "L", "L": "W", "D": "D"}
+COUNTERPART[NOT_ENTERED] = NOT_ENTERED
 
 
 COLOURS = {"w": "w", "b": "b", "-": None, " ": None}
@@ -159,4 +164,5 @@ BYE_CODES: dict[str, tuple[float, ByeKind]] = {
     "Z": (0.0, "absent"),
     "+": (1.0, "forfeit"),
     "-": (0.0, "forfeit"),
+    NOT_ENTERED: (0.0, "unplayed"),
 }

@@ -10,10 +10,12 @@ from tournaments.formats.model import (
     ProblemLog,
     gettext_noop,
 )
+from tournaments.formats.not_entered import warn_not_entered
 from tournaments.formats.trf.layout import (
     BYE_CODES,
     COUNTERPART,
     FORFEIT_CODES,
+    NOT_ENTERED,
     RATED_CODES,
     UNRATED_CODES,
     Block,
@@ -35,6 +37,7 @@ def pair_blocks(rows: list[Row], log: ProblemLog) -> tuple[list[FileGame], list[
             if game is not None:
                 games.append(game)
     games.sort(key=lambda g: g.round)
+    warn_not_entered(games, byes, "blank or '*'", log)
     return games, byes
 
 
@@ -118,7 +121,9 @@ def _build_game(row: Row, other: Row, block: Block, answer: Block) -> FileGame:
     colour = block.colour or {"w": "b", "b": "w"}.get(answer.colour or "")
     self_is_white = colour != "b"
     kind: GameKind
-    if block.code in RATED_CODES:
+    if block.code == NOT_ENTERED:
+        kind, outcome = "unplayed", "none"
+    elif block.code in RATED_CODES:
         kind, outcome = "played", RATED_CODES[block.code]
     elif block.code in UNRATED_CODES:
         kind, outcome = "unrated", UNRATED_CODES[block.code]

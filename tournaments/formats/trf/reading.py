@@ -30,6 +30,7 @@ from tournaments.formats.trf.layout import (
     HEADER_RECORDS,
     MAX_ROUNDS,
     NAME,
+    NOT_ENTERED,
     OPPONENT_OFFSETS,
     POINTS,
     RANK,
@@ -49,6 +50,7 @@ from tournaments.formats.trf.layout import (
     column_text,
 )
 from tournaments.formats.trf.pairing import pair_blocks
+from tournaments.formats.trf.placeholders import blank_header_placeholders, is_id_placeholder
 
 
 def parse(text: str, filename: str | None = None) -> ResultsFile:
@@ -84,6 +86,7 @@ def parse(text: str, filename: str | None = None) -> ResultsFile:
             )
     if not rows and not log.has_errors:
         log.error(None, gettext_noop("The file has no player records (lines starting with 001)."))
+    blank_header_placeholders(header, log)
     details = _read_header(header, version, tuple(extra), log)
     _check_unique(rows, log)
     log.raise_if_errors()
@@ -247,6 +250,8 @@ def _read_digits(
     line: str, span: tuple[int, int], what: str, number: int, log: ProblemLog
 ) -> str | None:
     text = column_text(line, span)
+    if is_id_placeholder(text, number, span[0], log):
+        return None
     if text and not is_ascii_number(text):
         log.error(
             number,
@@ -361,7 +366,7 @@ def _read_block(
         log.error(
             number,
             gettext_noop(
-                "Round %(round)s: the result %(text)r is not a TRF result code (1 0 = + - W D L H F U Z)."
+                "Round %(round)s: the result %(text)r is not a TRF result code (1 0 = + - W D L H F U Z *)."
             ),
             column + 7,
             round=round_number,
@@ -391,14 +396,7 @@ def _read_block(
         )
         return None
     if opponent and code == " ":
-        log.error(
-            number,
-            gettext_noop("Round %(round)s: the game against player %(opponent)s has no result."),
-            column + 7,
-            round=round_number,
-            opponent=opponent,
-        )
-        return None
+        code = NOT_ENTERED  # a round being played: the pairing stands, its result is not in
     return Block(round_number, column, opponent, colour, code)
 
 

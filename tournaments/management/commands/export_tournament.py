@@ -6,8 +6,8 @@ from pathlib import Path
 
 from django.core.management.base import BaseCommand, CommandError
 
-from tournaments.formats import FORMATS, FormatError, write
-from tournaments.importing import problems_text, tournament_to_results
+from tournaments.formats import FORMATS, FormatError
+from tournaments.importing import problems_text, tournament_export_text
 from tournaments.models import Tournament
 
 FORMAT_CHOICES = sorted({*FORMATS, "trf"})
@@ -27,9 +27,9 @@ class Command(BaseCommand):
         except Tournament.DoesNotExist as error:
             raise CommandError(f"no tournament {tournament_id}") from error
         keys = "external" if fmt == "json" else "position"
-        results = tournament_to_results(tournament=tournament, keys=keys)
         try:
-            text = write(results, fmt)
+            # In the format it was imported from, the file's own lines come back in place.
+            text = tournament_export_text(tournament=tournament, fmt=fmt, keys=keys)
         except FormatError as error:
             raise CommandError("\n".join(problems_text(error.problems))) from error
         if output:
