@@ -73,9 +73,9 @@ def bench_generate(**options) -> BenchData:
     commit, each is vacuumed and frozen. A bulk-loaded table's rows carry no hint bits
     (the first reader of each row looks its transaction up and dirties its page to note
     the answer) and its pages are not marked all-visible (no scan is answered from an
-    index alone): the first full recompute after the load paid both (issue 57: 11.2x the
-    engine, the next runs 2.7-3.1x). The load takes the statistics; VACUUM cannot run
-    in a transaction (the tests'): there it is left out."""
+    index alone): without this the first full recompute after the load would pay both
+    (issue 57), as a list moved here and vacuumed would not. The load takes the
+    statistics; VACUUM cannot run in a transaction (the tests'): there it is left out."""
     with transaction.atomic():
         data = bench_load(**options)
     if connection.vendor == "postgresql" and not connection.in_atomic_block:
