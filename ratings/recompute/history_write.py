@@ -40,6 +40,7 @@ from ratings.recompute.bulk import (
     breakdown_json,
     insert_rows,
 )
+from ratings.recompute.history_swap import history_swap, stored_ids, swap_pays
 from ratings.recompute.reads import (
     fast_rows,
     id_array,
@@ -144,7 +145,7 @@ def history_write(
     unchanged: Iterable[int] = (),
     stored_tables: set[int] | None = None,
     undigested: Iterable[int] = (),
-) -> tuple[set[int], int]:
+) -> tuple[set[int], int, bool]:
     """Make the list's stored rows from `from_date` on (of `tournament_ids` only, unless
     None) equal to `rows`, which must all fall there. `stored_keys`: the stored rows' keys
     by table, when the caller has read them in this transaction (the cone has): of every
@@ -152,8 +153,9 @@ def history_write(
     neither the rows nor the tables that have some are read again. `standing`: rows of
     the tables replayed known to be as stored (a cone's, `ReplayOutcome.standing`), left
     as they are without being compared; they may be left out of `rows`.
-    Returns the members whose rows were taken out and how many rows were written
-    (deleted, updated, added). `known_digests`: the digests of the tables replayed with
+    Returns the members whose rows were taken out, how many rows were written
+    (deleted, updated, added) and whether the history was swapped (`history_swap`: its
+    statistics are taken already). `known_digests`: the digests of the tables replayed with
     rows, made already (a replay makes them as it goes): of their rows in `rows` and
     those `standing`. `unchanged`:
     tables replayed whose rows came out as stored (their digest); none of theirs is in
@@ -165,13 +167,14 @@ def history_write(
     known_digests = known_digests or {}
     unchanged = set(unchanged)
     if connection.vendor != "postgresql":
-        return _replace(
+        removed, written = _replace(
             rating_list_id,
             rows,
             from_date=from_date,
             tournament_ids=tournament_ids,
             standing=standing,
         )
+        return removed, written, False
     by_table: dict[int, list[HistoryRow]] = {}
     for row in rows:
         by_table.setdefault(row.tournament_id, []).append(row)
@@ -185,13 +188,14 @@ def history_write(
         for t_id, digest in digests.items()
         if digest is None or stored_digests.get(t_id) != digest
     )
-    removed, written = _compare_rows(
-        rating_list_id,
-        [row for t_id in compared for row in by_table.get(t_id, ())],
-        compared,
-        stored_keys,
-        standing,
-    )
+    compared_rows = [row for t_id in compared for row in by_table.get(t_id, ())]
+    swapped = not standing and swap_pays(len(compared_rows))
+    if swapped:
+        removed, written = _swap_rows(rating_list_id, compared_rows, compared)
+    else:
+        removed, written = _compare_rows(
+            rating_list_id, compared_rows, compared, stored_keys, standing
+        )
     gone: set[int] = set()
     # The tables whose stored digest no longer holds: compared, or left without rows.
     new_digests = {t_id: digests[t_id] for t_id in compared}
@@ -225,7 +229,7 @@ def history_write(
                 "AND ratings_listtournament.tournament_id = d.tournament_id",
                 [id_array(new_digests), id_array(new_digests.values()), rating_list_id],
             )
-    return removed | gone, written
+    return removed | gone, written, swapped
 
 
 def _tables_without_rows(
@@ -304,6 +308,32 @@ def _compare_rows(
             )
     insert_rows(RatingHistory, COLUMNS, added)
     return {m for m, _t in removed}, len(removed) + updates.count + len(added)
+
+
+def _swap_rows(
+    rating_list_id: int, rows: list[HistoryRow], tournament_ids: list[int]
+) -> tuple[set[int], int]:
+    """`_compare_rows` for a rewrite of most of the history: the tables' rows written
+    afresh into a new table swapped in (`history_swap`), each under its stored id."""
+    ids = stored_ids(rating_list_id, tournament_ids)
+    kept = {(row.member_id, row.tournament_id) for row in rows}
+    removed = ids.keys() - kept
+
+    def values() -> Iterable[tuple]:
+        for row in rows:
+            breakdown = resolved_breakdown(row)
+            digest = fingerprint(row, breakdown)
+            pk = ids.get((row.member_id, row.tournament_id))
+            yield (*_values(rating_list_id, row, as_json(row.history), breakdown, digest), pk)
+
+    written = history_swap(
+        rating_list_id,
+        [*COLUMNS, "id"],
+        values(),
+        tournament_ids,
+        new_rows=len(kept - ids.keys()),
+    )
+    return {m for m, _t in removed}, written + len(removed)
 
 
 def _rewritten(rating_list_id: int, row: HistoryRow, was: tuple[int, int | None] | None) -> Any:

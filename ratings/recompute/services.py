@@ -230,6 +230,8 @@ def _tidy_tables(written: Written) -> None:
                 [written.rows],
             )
             for table, bloated, big in cursor.fetchall():
+                if table == "ratings_ratinghistory" and written.history_swapped:
+                    continue  # a fresh table: no dead rows, its statistics taken in the swap
                 # Under a tenth of the table rewritten (a retroactive table a year back:
                 # about 9% of the EGD history) leaves its statistics good; autovacuum's own
                 # threshold.

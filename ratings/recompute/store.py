@@ -38,6 +38,7 @@ class Written(NamedTuple):
 
     rows: int  # history rows and live entries
     entries: int  # of them, live entries
+    history_swapped: bool = False  # written into a fresh table (`history_swap`)
 
 
 def outcome_store(
@@ -46,7 +47,7 @@ def outcome_store(
     """Replace the history from the replay's date on and refresh the live entries. The
     outcome's rows may be let go once written (`outcome.rows` emptied)."""
     scope = outcome.scope  # None: every row from the date; else a cone replay's tournaments
-    affected, written = history_write(
+    affected, written, swapped = history_write(
         rating_list.pk,
         outcome.rows,
         from_date=outcome.from_date,
@@ -81,7 +82,7 @@ def outcome_store(
     links.exclude(any_of("tournament_id", outcome.rated_ids)).exclude(
         any_of("tournament_id", outcome.not_rated)
     ).update(rated_at=None, applied_class="")
-    return Written(rows=written, entries=entries_written)
+    return Written(rows=written, entries=entries_written, history_swapped=swapped)
 
 
 def entries_changed(rating_list_ids: list[int]) -> None:

@@ -106,14 +106,24 @@ def test_bench_recompute_times_a_full_recompute_that_rewrites_every_row():
     )  # fmt: skip
     lines = out.splitlines()
     assert [line.split(":")[0] for line in lines[1:]] == [
+        "peak resident memory of this process during the full recomputes",
         "full recompute",
+        "ratio",
         "full recompute, every row rewritten",
+        "ratio",
         "today's tournament",
         "retroactive insert one year back",
         "ratios",
         "took out the 2 tables it put in",
     ]
-    rewritten = int(lines[2].split(": ")[1].split(" rows")[0])
+    # Issue 57: the first run after the load and the change of rules as ratios to the
+    # engine, each on its own line, and the peak memory in megabytes.
+    assert lines[3].startswith("ratio: first full recompute after the data was generated / ")
+    assert lines[5].startswith("ratio: change of rules (every row rewritten) / engine alone ")
+    for ratio in (lines[3], lines[5]):
+        assert ratio.rsplit(" ", 1)[1] == "-" or float(ratio.rsplit(" ", 1)[1]) > 0
+    assert int(lines[1].split(": ")[1].split(" MB")[0]) > 0
+    rewritten = int(lines[4].split(": ")[1].split(" rows")[0])
     history = RatingHistory.objects.filter(rating_list__slug="bench-tiny")
     assert rewritten > 0
     # Every row written again by the recompute: none is left without its fingerprint.

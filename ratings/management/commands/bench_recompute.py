@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import datetime as dt
 import random
+import resource
 import statistics
 import time
 import uuid
@@ -43,7 +44,8 @@ class Command(BaseCommand):
     ):
         out = self.stdout.write
         rating_list = RatingList.objects.filter(slug=slug).first()
-        if rating_list is None:
+        generated = rating_list is None
+        if generated:
             started = time.perf_counter()
             data = bench_generate(
                 slug=slug, system=system, players=players, tournaments=tournaments, games=games
@@ -63,6 +65,7 @@ class Command(BaseCommand):
         )
 
         full, engine = [], []
+        peak_reset = peak_memory_reset()
         for _ in range(repeat):
             started = time.perf_counter()
             run = rating_list_recompute(
@@ -71,11 +74,17 @@ class Command(BaseCommand):
             full.append(time.perf_counter() - started)
             engine.append(run.engine_ms / 1000)
             games_done = run.games
+        out(peak_memory_line(peak_reset))
         out(
             f"full recompute: {games_done} games, median {statistics.median(full):.2f} s "
             f"({games_done / statistics.median(full):,.0f} games/s); engine alone "
             f"{statistics.median(engine):.2f} s ({games_done / statistics.median(engine):,.0f} games/s)"
         )
+        if generated:
+            out(
+                "ratio: first full recompute after the data was generated / engine alone "
+                + _ratio(full[0], engine[0])
+            )
         if rewrite_all:
             self._rewrite_all(rating_list)
 
@@ -143,9 +152,14 @@ class Command(BaseCommand):
         run = rating_list_recompute(
             rating_list_id=rating_list.pk, trigger="bench", from_date=dt.date(1900, 1, 1)
         )
+        took = time.perf_counter() - started
         self.stdout.write(
             f"full recompute, every row rewritten: {rows} rows, "
-            f"{time.perf_counter() - started:.2f} s; engine alone {run.engine_ms / 1000:.2f} s"
+            f"{took:.2f} s; engine alone {run.engine_ms / 1000:.2f} s"
+        )
+        self.stdout.write(
+            "ratio: change of rules (every row rewritten) / engine alone "
+            + _ratio(took, run.engine_ms / 1000)
         )
 
     def _tournament(self, rating_list, member_ids, day, name):
@@ -192,11 +206,43 @@ class Command(BaseCommand):
         raise TimeoutError("recompute did not finish")
 
 
+def peak_memory_reset() -> bool:
+    """Start counting this process's peak resident memory afresh (Linux: writing 5 to
+    /proc/self/clear_refs resets VmHWM). False where that is not possible: the peak then
+    counts from the process's start (the data's generation included)."""
+    try:
+        with open("/proc/self/clear_refs", "w") as clear_refs:
+            clear_refs.write("5")
+    except OSError:
+        return False
+    return True
+
+
+def peak_memory_line(reset: bool) -> str:
+    """The peak resident memory of this process (the command runs the recomputes in it)."""
+    try:
+        with open("/proc/self/status") as status:
+            kib = next(int(line.split()[1]) for line in status if line.startswith("VmHWM:"))
+        source = "VmHWM"
+    except (OSError, StopIteration, ValueError):
+        kib = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss  # KiB on Linux
+        source, reset = "ru_maxrss", False
+    since = "during the full recomputes" if reset else "since the command started"
+    return (
+        f"peak resident memory of this process {since}: {kib / 1024:.0f} MB "
+        f"({source} of the bench_recompute process, which runs the recomputes)"
+    )
+
+
+def _ratio(took: float, engine: float) -> str:
+    return f"{took / engine:.2f}" if engine else "-"
+
+
 def _ratios(full: list[float], engine: list[float], retro: list[float]) -> str:
     """Issue 18's two ratios: each full recompute against its own engine time (the
     machine's speed drifts between runs, not within one), and the retroactive insert's
     median against the full recompute's."""
-    per_run = ", ".join(f"{f / e:.2f}" if e else "-" for f, e in zip(full, engine, strict=True))
+    per_run = ", ".join(_ratio(f, e) for f, e in zip(full, engine, strict=True))
     retro_share = statistics.median(full) / statistics.median(retro)
     return (
         f"ratios: full recompute / engine alone per run {per_run}; "
