@@ -3,6 +3,7 @@ from django.contrib import admin
 from clubsite.admin import ViewOnlyAdmin
 from tournaments.models import (
     Game,
+    KeptFile,
     MemberProposal,
     Participant,
     RoundSeat,
@@ -125,6 +126,15 @@ class MemberProposalAdmin(ViewOnlyAdmin):
     list_filter = ["field"]
     search_fields = ["member__family_name", "tournament__name", "value"]
     list_select_related = ["member", "tournament", "proposed_by"]
+
+
+@admin.register(KeptFile)
+class KeptFileAdmin(ViewOnlyAdmin):
+    """An imported file's own lines, written back by its export: shown, never edited."""
+
+    list_display = ["tournament", "__str__"]
+    list_select_related = ["tournament"]
+    search_fields = ["tournament__name"]
 
 
 @admin.register(UnenteredGame)

@@ -14,7 +14,7 @@ import pytest
 from django.core.exceptions import NON_FIELD_ERRORS, ValidationError
 from django.db import IntegrityError, connection, transaction
 
-from clubsite.models import FideRating, Member, MergeRequest, Registrar
+from clubsite.models import FideRating, Member, MemberClaim, MergeRequest, Registrar
 from ratings.models import (
     ListTournament,
     PublishedEntry,
@@ -238,6 +238,16 @@ def test_merge_request_once() -> None:
         MergeRequest.objects.create(keep=keep, drop=drop)
 
 
+def test_claim_one_pending_per_user() -> None:
+    user, member = UserFactory(), MemberFactory()
+    MemberClaim.objects.create(user=user, member=member)
+    with refused("claim_one_pending_per_user", "user_id"):
+        MemberClaim.objects.create(user=user, member=MemberFactory())
+    # Once decided, he may ask again.
+    MemberClaim.objects.filter(user=user).update(state=MemberClaim.State.REFUSED)
+    MemberClaim.objects.create(user=user, member=member)
+
+
 def test_entry_once_per_list() -> None:
     rating_list, member = RatingListFactory(), MemberFactory()
     RatingEntry.objects.create(rating_list=rating_list, member=member, rating=1500)
@@ -337,6 +347,7 @@ def test_every_declared_constraint_is_tried_here() -> None:
         "baseline_member_once",
         "registrar_scope_once",
         "merge_request_once",
+        "claim_one_pending_per_user",
     }
     declared = {
         constraint.name

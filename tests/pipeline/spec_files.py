@@ -44,8 +44,10 @@ def event_json(
     }
 
 
-def import_file(path: Path, slug: str, fmt: str) -> Tournament:
-    last = call("import_tournament", str(path), "--list", slug, "--format", fmt)[-1]
+def import_file(path: Path, slug: str, fmt: str, *, date: str | None = None) -> Tournament:
+    """`date`: START[,END] for a file that gives none (a CSV of games)."""
+    extra = ("--date", date) if date else ()
+    last = call("import_tournament", str(path), "--list", slug, "--format", fmt, *extra)[-1]
     return Tournament.objects.get(pk=int(last.split()[1]))
 
 
@@ -63,7 +65,9 @@ def run_json(tmp_path: Path, slug: str, data: dict[str, Any], *, name: str = "ev
     return rate(import_file(path, slug, "json"), slug)
 
 
-def run_text(tmp_path: Path, slug: str, text: str, fmt: str, *, name: str = "event") -> Tournament:
+def run_text(
+    tmp_path: Path, slug: str, text: str, fmt: str, *, name: str = "event", date: str | None = None
+) -> Tournament:
     path = tmp_path / f"{name}.{fmt}"
     path.write_text(text, encoding="utf-8")
-    return rate(import_file(path, slug, fmt), slug)
+    return rate(import_file(path, slug, fmt, date=date), slug)

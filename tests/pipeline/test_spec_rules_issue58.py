@@ -67,7 +67,7 @@ def test_rivne_missing_grade_is_derived_from_the_rating_not_the_member_record(tm
     p, w = Member.objects.get(import_key="p"), Member.objects.get(import_key="w")
     if fmt == "csv":  # a CSV of games has no grade column at all
         text = f"round,white,black,result,handicap\n1,{p.pk},{w.pk},black,4\n"
-        second = run_text(tmp_path, "rivne", text, "csv", name="second")
+        second = run_text(tmp_path, "rivne", text, "csv", name="second", date="2024-04-01")
         date, professed, w_grade = second.end_date.isoformat(), None, None  # W's as well
     else:
         professed = "1d" if fmt == "json-1d" else None
@@ -101,7 +101,7 @@ def test_rivne_newcomer_without_a_grade_in_the_file_starts_from_his_record(tmp_p
     known = Member.objects.get(import_key="w")
     newcomer = MemberFactory(grade="2k")
     text = f"round,white,black,result\n1,{newcomer.pk},{known.pk},white\n"
-    second = run_text(tmp_path, "rivne", text, "csv", name="second")
+    second = run_text(tmp_path, "rivne", text, "csv", name="second", date="2024-04-01")
     row = RatingHistory.objects.get(tournament=second, member=newcomer)
     assert row.rating_in is None and row.before == pytest.approx(1900)  # start(2k)
 
