@@ -45,6 +45,8 @@ def layout_of(results: ResultsFile, generated: str) -> dict[str, Any]:
     position = {p.key: f"{PLAYER}{at}" for at, p in enumerate(results.players, start=1)}
     return {
         "format": fmt,
+        # The bytes' encoding (OpenGotha writes ISO-8859-15): the export is written in it.
+        "encoding": results.encoding,
         "newline": "\r\n" if "\r\n" in text else "\n",
         "ending": next((end for end in ("\r\n", "\n", "\r") if text.endswith(end)), ""),
         "lines": [

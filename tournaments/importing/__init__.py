@@ -16,7 +16,7 @@ import), `export` (back to a file), `kept` (the file's own lines, written back i
 
 from tournaments.importing.common import Choice, ListTarget, problems_text
 from tournaments.importing.export import tournament_to_results
-from tournaments.importing.kept import tournament_export_text
+from tournaments.importing.kept import tournament_export_file, tournament_export_text
 from tournaments.importing.matching import ImportPreview, PlayerMatch
 from tournaments.importing.preview import results_preview
 from tournaments.importing.saving import results_errors, results_import
@@ -30,6 +30,7 @@ __all__ = [
     "results_errors",
     "results_import",
     "results_preview",
+    "tournament_export_file",
     "tournament_export_text",
     "tournament_to_results",
 ]

@@ -28,13 +28,21 @@ def tournament_keep_file(*, tournament: Tournament, results: ResultsFile) -> Non
     KeptFile.objects.create(tournament=tournament, layout=layout_of(results, generated))
 
 
-def tournament_export_text(
+def tournament_export_file(
     *, tournament: Tournament, fmt: str, keys: Literal["position", "external"] = "position"
-) -> str:
-    """The tournament as a file in `fmt`; in the format it was imported from, with the
-    file's own lines where nothing changed since. Raises `FormatError` as `write` does."""
+) -> tuple[str, str]:
+    """The tournament as a file in `fmt`, and the encoding to write it in: in the format
+    it was imported from, the file's own lines where nothing changed since, in the file's
+    own encoding; else UTF-8. Raises `FormatError` as `write` does."""
     text = write(tournament_to_results(tournament=tournament, keys=keys), fmt)
     kept = KeptFile.objects.filter(tournament=tournament).first()
     if keys == "position" and kept is not None and kept.layout.get("format") == _code(fmt):
-        return layout_apply(kept.layout, text)
-    return text
+        return layout_apply(kept.layout, text), kept.layout.get("encoding", "utf-8")
+    return text, "utf-8"
+
+
+def tournament_export_text(
+    *, tournament: Tournament, fmt: str, keys: Literal["position", "external"] = "position"
+) -> str:
+    """The text of `tournament_export_file`."""
+    return tournament_export_file(tournament=tournament, fmt=fmt, keys=keys)[0]

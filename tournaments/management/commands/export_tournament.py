@@ -7,7 +7,7 @@ from pathlib import Path
 from django.core.management.base import BaseCommand, CommandError
 
 from tournaments.formats import FORMATS, FormatError
-from tournaments.importing import problems_text, tournament_export_text
+from tournaments.importing import problems_text, tournament_export_file
 from tournaments.models import Tournament
 
 FORMAT_CHOICES = sorted({*FORMATS, "trf"})
@@ -28,14 +28,18 @@ class Command(BaseCommand):
             raise CommandError(f"no tournament {tournament_id}") from error
         keys = "external" if fmt == "json" else "position"
         try:
-            # In the format it was imported from, the file's own lines come back in place.
-            text = tournament_export_text(tournament=tournament, fmt=fmt, keys=keys)
+            # In the format it was imported from, the file's own lines come back in place,
+            # in the file's own encoding.
+            text, encoding = tournament_export_file(tournament=tournament, fmt=fmt, keys=keys)
         except FormatError as error:
             raise CommandError("\n".join(problems_text(error.problems))) from error
         if output:
-            # newline="": the writers choose their line ends (TRF uses CRLF).
-            with Path(output).open("w", encoding="utf-8", newline="") as file:
-                file.write(text)
-            self.stdout.write(f"wrote {output}")
+            try:
+                data = text.encode(encoding)
+            except UnicodeEncodeError:  # a name entered since that the file's encoding lacks
+                encoding, data = "utf-8", text.encode("utf-8")
+            # As bytes: the writers choose their line ends (TRF uses CRLF).
+            Path(output).write_bytes(data)
+            self.stdout.write(f"wrote {output} ({encoding})")
         else:
             self.stdout.write(text, ending="")
