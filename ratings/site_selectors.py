@@ -1,20 +1,20 @@
 """Reads for the site pages that put clubs, tournaments and ratings together.
 
 A club's members with their ratings and its tournaments; the calculator's players and
-their ratings. The club domain itself (`clubsite.selectors`) knows neither app.
+their ratings; the two sides of a merge. The club domain itself (`clubsite.selectors`) knows neither app.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 
-from django.db.models import Prefetch, QuerySet
+from django.db.models import Prefetch, Q, QuerySet
 
 from clubsite.models import Club, GameKind, Member
 from ratings.display.calculator import SYSTEMS_BY_GAME, Expectation, expectation
 from ratings.models import RatingEntry
 from ratings.selectors import current_rating, rows_from_nearer_end
-from tournaments.models import Tournament
+from tournaments.models import Game, Participant, Tournament
 from tournaments.selectors import tournament_public_list
 
 
@@ -117,3 +117,26 @@ def members_with_ratings(members: list[Member]) -> list[tuple[Member, list[Ratin
     for entry in entries:
         by_member[entry.member_id].append(entry)
     return [(member, by_member[member.pk]) for member in members]
+
+
+@dataclass(frozen=True)
+class MergeSide:
+    """One of two members on the merge page: what tells whether they are one person."""
+
+    member: Member
+    tournaments: int
+    games: int
+    entries: list[RatingEntry]
+
+
+def member_merge_side(member: Member) -> MergeSide:
+    """His grade and numbers are on `member`; his tables, games and every list's rating
+    are read here (issue 55: the comparison showed neither)."""
+    games = Game.objects.filter(Q(white=member) | Q(black=member)).count()
+    entries = list(
+        RatingEntry.objects.filter(member=member)
+        .select_related("rating_list")
+        .order_by("rating_list__name", "rating_list_id")
+    )
+    tournaments = Participant.objects.filter(member=member).count()
+    return MergeSide(member, tournaments, games, entries)
