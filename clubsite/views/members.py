@@ -11,6 +11,7 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_http_methods
 
+from clubsite import numbers
 from clubsite.duplicates import likely_duplicates
 from clubsite.models import Member
 from clubsite.ownership import may_see_member_history
@@ -75,5 +76,5 @@ def member_merge(request: HttpRequest, pk: int) -> HttpResponse:
 
 
 def int_or_none(value: object) -> int | None:
-    text = str(value or "").strip()
-    return int(text) if text.isdigit() and len(text) < 12 else None
+    # "²".isdigit() is true yet int("²") fails: the one bounded reader.
+    return numbers.int_or_none(str(value or "").strip(), minimum=1, maximum=numbers.MAX_ID)

@@ -14,6 +14,7 @@ from typing import Any
 
 from django.db import connection
 from django.db.models import Case, CharField, Q, Value, When
+from django.utils.translation import gettext as _
 
 from clubsite.fields import parse_grade
 from clubsite.models import Club, GameKind, Member
@@ -41,6 +42,48 @@ def members_for(*, resolved: list[tuple[ListRow, int | None]], game: str) -> lis
     _fill_blank(matched, "egd_pin", lambda row: row.egd_pin)
     _fill_blank(matched, "fide_id", lambda row: row.fide_id)
     return ids
+
+
+NUMBER_LABELS = {"egd_pin": "EGD PIN", "fide_id": "FIDE ID", "import_key": "key"}
+
+
+def new_member_clashes(resolved: list[tuple[ListRow, int | None]], game: str) -> list[str]:
+    """Why the new members (rows resolved to None) cannot be created: a number (PIN, FIDE
+    ID, key) another member or another new row already holds, which the database refuses.
+    A referee's "new" for a row whose number is taken was a 500 (issue 54)."""
+    wanted: dict[str, dict[str, str]] = {field: {} for field in NUMBER_LABELS}
+    errors: list[str] = []
+    for row, member_id in resolved:
+        if member_id is not None:
+            continue
+        values = _new_member(row, None, game)
+        for field, by_value in wanted.items():
+            value = values[field]
+            if not value:
+                continue
+            if value in by_value:
+                errors.append(
+                    _("Rows %(a)s and %(b)s would both be new members with %(what)s %(value)s.")
+                    % {"a": by_value[value], "b": row.key, "what": NUMBER_LABELS[field],
+                       "value": value}
+                )  # fmt: skip
+            else:
+                by_value[value] = row.key
+    for field, by_value in wanted.items():
+        if not by_value:
+            continue
+        holders = Member.objects.exclude(**{field: ""})
+        if len(by_value) <= matching.SMALL:
+            holders = holders.filter(**{f"{field}__in": list(by_value)})
+        for value, pk in holders.values_list(field, "pk").iterator(chunk_size=20000):
+            if value in by_value:
+                errors.append(
+                    _("Row %(key)s: member #%(id)s already has %(what)s %(value)s; choose him, "
+                      "not a new member.")
+                    % {"key": by_value[value], "id": pk, "what": NUMBER_LABELS[field],
+                       "value": value}
+                )  # fmt: skip
+    return errors
 
 
 def _new_member(row: ListRow, club_id: int | None, game: str) -> dict[str, Any]:

@@ -24,6 +24,7 @@ from ratings.baselines.matching import BaselinePreview, choices_from
 from ratings.baselines.services import baseline_errors, baseline_import, baseline_preview
 from ratings.models import Baseline, RatingList
 from tournaments.formats import FormatError
+from tournaments.formats.bounds import MAX_YEAR, MIN_YEAR
 from tournaments.formats.rating_lists import LIST_FORMATS, parse_rating_list
 
 SESSION_KEY = "baseline_upload"
@@ -39,6 +40,15 @@ class BaselineUploadForm(forms.Form):
     date = forms.DateField(
         label=gettext_lazy("The list's date"), widget=forms.DateInput(attrs={"type": "date"})
     )
+
+    def clean_date(self):
+        day = self.cleaned_data["date"]
+        if not MIN_YEAR <= day.year <= MAX_YEAR:  # the lists' date arithmetic stops at 9999
+            raise ValidationError(
+                _("A date between %(low)d and %(high)d, please.")
+                % {"low": MIN_YEAR, "high": MAX_YEAR}
+            )
+        return day
 
 
 def _list_for_referee(request: HttpRequest, slug: str) -> RatingList:

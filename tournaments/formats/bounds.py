@@ -12,6 +12,7 @@ from __future__ import annotations
 import datetime as dt
 
 from clubsite.numbers import int_or_none, is_ascii_number
+from tournaments.formats.list_model import RatingListFile
 from tournaments.formats.model import FormatError, Problem, ResultsFile
 
 MAX_ROUNDS = 30
@@ -26,6 +27,7 @@ __all__ = [
     "MAX_ROUNDS",
     "MAX_YEAR",
     "MIN_YEAR",
+    "check_list_dates",
     "check_sizes",
     "file_int",
     "is_ascii_number",
@@ -79,5 +81,27 @@ def check_sizes(results: ResultsFile) -> None:
                 Problem(item.line, None, f"{where}round {item.round} is not from 1 to {MAX_ROUNDS}.")
             )  # fmt: skip
             break
+    if problems:
+        raise FormatError(problems)
+
+
+def check_list_dates(listfile: RatingListFile) -> None:
+    """Raise FormatError when a published rating list states a date outside
+    MIN_YEAR..MAX_YEAR: its own date or a row's last game (a baseline row's `last_played`
+    of 9999-12-31 stopped every recompute of an EGF list)."""
+    problems: list[Problem] = []
+    if not date_in_range(listfile.date):
+        problems.append(
+            Problem(None, None, f"The list's date {listfile.date} is not between {MIN_YEAR} and "
+                    f"{MAX_YEAR}.")
+        )  # fmt: skip
+    for row in listfile.rows:
+        if not date_in_range(row.last_played):
+            problems.append(
+                Problem(row.line, None, f"last_played {row.last_played} is not between "
+                        f"{MIN_YEAR} and {MAX_YEAR}.")
+            )  # fmt: skip
+            if len(problems) >= 20:
+                break
     if problems:
         raise FormatError(problems)

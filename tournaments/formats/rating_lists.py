@@ -12,6 +12,7 @@ from collections.abc import Callable
 from dataclasses import replace
 
 from tournaments.formats import egd_list, fide_list, rating_csv
+from tournaments.formats.bounds import check_list_dates
 from tournaments.formats.list_model import ListRow, RatingListFile
 from tournaments.formats.model import FormatError, Problem
 
@@ -44,6 +45,7 @@ def parse_rating_list(
         raise FormatError([Problem(None, None, f"Unknown list format {fmt!r}; known: {known}.")])
     text, encoding = _decode(data, fmt)
     listfile = LIST_FORMATS[fmt][1](text, filename)
+    check_list_dates(listfile)
     if encoding == "utf-8":
         return listfile
     note = Problem(
