@@ -9,7 +9,6 @@ in one query and the rows go in with COPY; the numbers go in with one UPDATE per
 
 from __future__ import annotations
 
-import re
 from typing import Any
 
 from django.db import connection
@@ -17,6 +16,7 @@ from django.db.models import Case, CharField, Q, Value, When
 from django.utils.translation import gettext as _
 
 from clubsite.fields import parse_grade
+from clubsite.input_checks import country_or_blank
 from clubsite.models import Club, GameKind, Member
 from ratings.baselines import matching
 from ratings.baselines.matching import club_slug, name_key, row_country
@@ -24,7 +24,6 @@ from ratings.recompute.bulk import insert_rows
 from tournaments.formats.list_model import ListRow
 
 MAX_SMALL = 32767
-_COUNTRY = re.compile(r"[A-Z]{2}")
 
 
 def members_for(*, resolved: list[tuple[ListRow, int | None]], game: str) -> list[int]:
@@ -95,7 +94,7 @@ def _new_member(row: ListRow, club_id: int | None, game: str) -> dict[str, Any]:
         "family_name": row.family_name[:100],
         "given_name": row.given_name[:100],
         "native_name": row.native_name[:200],
-        "country": country if _COUNTRY.fullmatch(country) else "",
+        "country": country_or_blank(country),
         "federation": (row.federation or "")[:3],
         "club_id": club_id,
         "egd_pin": (row.egd_pin or "")[:12],
@@ -216,7 +215,9 @@ def _clubs_for(rows: list[ListRow]) -> dict[str, Club]:
         if same is not None:
             clubs[slug] = same
             continue
-        missing.append(Club(slug=slug, name=(row.club or "")[:200], country=country))
+        missing.append(
+            Club(slug=slug, name=(row.club or "")[:200], country=country_or_blank(country))
+        )
     for club in Club.objects.bulk_create(missing, batch_size=2000):
         clubs[club.slug] = club
     return clubs

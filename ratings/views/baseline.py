@@ -5,9 +5,11 @@ The upload waits in a temporary file named in the session until it is confirmed.
 
 from __future__ import annotations
 
+import contextlib
 import os
 import secrets
 import tempfile
+import time
 from typing import Any
 
 from django import forms
@@ -29,6 +31,34 @@ from tournaments.formats.rating_lists import LIST_FORMATS, parse_rating_list
 
 SESSION_KEY = "baseline_upload"
 SHOWN_ROWS = 200
+# An upload not confirmed within a day is abandoned: its file goes at the next upload.
+ABANDONED_AFTER_SECONDS = 24 * 3600
+
+
+def upload_folder() -> str:
+    """The uploads' own folder, so a sweep never touches another program's temporary files."""
+    folder = os.path.join(tempfile.gettempdir(), "clubsite-baselines")
+    os.makedirs(folder, mode=0o700, exist_ok=True)
+    return folder
+
+
+def _discard_abandoned(request: HttpRequest) -> None:
+    """Delete this session's previous upload (a new one replaces it) and every upload
+    older than ABANDONED_AFTER_SECONDS (its referee left without confirming)."""
+    previous = (request.session.get(SESSION_KEY) or {}).get("path")
+    folder = upload_folder()
+    if previous and os.path.dirname(previous) == folder:
+        _remove(previous)
+    cutoff = time.time() - ABANDONED_AFTER_SECONDS
+    with os.scandir(folder) as entries:
+        for entry in entries:
+            if entry.name.startswith("baseline-") and entry.stat().st_mtime < cutoff:
+                _remove(entry.path)
+
+
+def _remove(path: str) -> None:
+    with contextlib.suppress(FileNotFoundError):  # another request swept it first
+        os.unlink(path)
 
 
 class BaselineUploadForm(forms.Form):
@@ -111,7 +141,8 @@ def list_baseline(request: HttpRequest, slug: str) -> HttpResponse:
         return _render(
             request, rating_list, None, form=form, errors=[str(p) for p in error.problems]
         )
-    handle, path = tempfile.mkstemp(prefix="baseline-")
+    _discard_abandoned(request)
+    handle, path = tempfile.mkstemp(prefix="baseline-", dir=upload_folder())
     with os.fdopen(handle, "wb") as file:
         file.write(data)
     token = secrets.token_urlsafe(16)
@@ -158,7 +189,7 @@ def _confirm(request: HttpRequest, rating_list: RatingList) -> HttpResponse:
         return _render(
             request, rating_list, preview, token=token, errors=error.messages, posted=request.POST
         )
-    os.unlink(meta["path"])
+    _remove(meta["path"])
     request.session.pop(SESSION_KEY, None)
     messages.success(
         request,

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import datetime as dt
 
+from clubsite.input_checks import name_problem
 from clubsite.numbers import int_or_none, is_ascii_number
 from tournaments.formats.list_model import RatingListFile
 from tournaments.formats.model import FormatError, Problem, ResultsFile
@@ -74,6 +75,11 @@ def check_sizes(results: ResultsFile) -> None:
                         f"{MIN_YEAR} and {MAX_YEAR}.")
             )  # fmt: skip
             break
+    problems += _name_problems(
+        [(None, "The tournament's name", details.name), (None, "The city", details.city)]
+        + [(p.line, "The name", text) for p in results.players
+           for text in (p.family_name, p.given_name, p.club or "")]
+    )  # fmt: skip
     for index, item in enumerate((*results.games, *results.byes), start=1):
         if not 1 <= item.round <= MAX_ROUNDS:
             where = "" if item.line is not None else f"Game or bye {index}: "
@@ -87,14 +93,19 @@ def check_sizes(results: ResultsFile) -> None:
 
 def check_list_dates(listfile: RatingListFile) -> None:
     """Raise FormatError when a published rating list states a date outside
-    MIN_YEAR..MAX_YEAR: its own date or a row's last game (a baseline row's `last_played`
-    of 9999-12-31 stopped every recompute of an EGF list)."""
+    MIN_YEAR..MAX_YEAR (its own date or a row's last game: a baseline row's `last_played`
+    of 9999-12-31 stopped every recompute of an EGF list), or a name with a control
+    character or a direction mark."""
     problems: list[Problem] = []
     if not date_in_range(listfile.date):
         problems.append(
             Problem(None, None, f"The list's date {listfile.date} is not between {MIN_YEAR} and "
                     f"{MAX_YEAR}.")
         )  # fmt: skip
+    problems += _name_problems(
+        [(row.line, "The name", text) for row in listfile.rows
+         for text in (row.family_name, row.given_name, row.native_name, row.club or "")]
+    )  # fmt: skip
     for row in listfile.rows:
         if not date_in_range(row.last_played):
             problems.append(
@@ -105,3 +116,16 @@ def check_list_dates(listfile: RatingListFile) -> None:
                 break
     if problems:
         raise FormatError(problems)
+
+
+def _name_problems(texts: list[tuple[int | None, str, str]]) -> list[Problem]:
+    """The first few names (line, what, text) that hold a line break, another control
+    character or a direction mark (a right-to-left override reorders the name on every page)."""
+    problems: list[Problem] = []
+    for line, what, text in texts:
+        why = name_problem(text)
+        if why is not None:
+            problems.append(Problem(line, None, f"{what} {text[:40]!r} cannot be used: {why}."))
+            if len(problems) >= 10:
+                break
+    return problems

@@ -14,6 +14,7 @@ from __future__ import annotations
 import datetime as dt
 import re
 
+from clubsite.input_checks import country_or_blank
 from tournaments.formats.list_model import ListRow, RatingListFile, normal_grade
 from tournaments.formats.model import ProblemLog
 
@@ -98,9 +99,7 @@ def parse(text: str, filename: str | None = None) -> RatingListFile:
                 rating=float(match.group("gor")),
                 family_name=family,
                 given_name=given,
-                country=None
-                if match.group("country").upper() == "XX"
-                else match.group("country").upper(),
+                country=country_or_blank(match.group("country")) or None,  # XX: unknown
                 club=None if club.lower() in UNKNOWN_CLUBS else club,
                 egd_pin=pin,
                 grade=grade,

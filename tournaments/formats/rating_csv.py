@@ -15,6 +15,7 @@ import datetime as dt
 import io
 import re
 
+from clubsite.input_checks import is_country
 from tournaments.formats.bounds import MAX_YEAR, MIN_YEAR, file_int
 from tournaments.formats.list_model import ListRow, RatingListFile, normal_grade
 from tournaments.formats.model import ProblemLog
@@ -134,6 +135,9 @@ def _row(cells: dict[str, str], number: int, problems: ProblemLog) -> ListRow | 
     country, federation = get("country", "").upper(), get("federation", "").upper()
     if country and not re.fullmatch(r"[A-Z]{2}", country):
         problems.error(number, f"Country is two letters, not {country[:10]!r}.")
+    elif country and not is_country(country):
+        problems.warn(number, f"{country} is not a country code (ISO 3166); it is left out.")
+        country = ""
     if problems.error_count > errors or rating is None:
         return None
     return ListRow(

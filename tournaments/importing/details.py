@@ -9,6 +9,7 @@ from decimal import ROUND_HALF_UP, Decimal
 
 from django.utils.text import slugify
 
+from clubsite.input_checks import country_or_blank
 from clubsite.models import Club
 from tournaments.formats.model import (
     TimeControl,
@@ -64,7 +65,7 @@ def tournament_from_details(
     listed: int = 0,
 ) -> Tournament:
     name, start, end = name_and_dates(details)
-    country = details.country.upper() if re.fullmatch(r"[A-Za-z]{2}", details.country) else ""
+    country = country_or_blank(details.country)  # "ZZ" is no country: left out
     komi = details.komi if details.komi is not None and abs(details.komi) < 1000 else None
     rounds = max(details.rounds, 1)
     tournament = Tournament(

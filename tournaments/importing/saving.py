@@ -5,7 +5,6 @@ saved in one transaction.
 from __future__ import annotations
 
 import datetime as dt
-import re
 from collections import defaultdict
 from collections.abc import Iterable, Mapping
 
@@ -16,6 +15,7 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from clubsite.fields import parse_grade
+from clubsite.input_checks import country_or_blank
 from clubsite.models import Club, Member
 from clubsite.ownership import clubs_administered
 from tournaments import messages
@@ -251,7 +251,7 @@ def _create_members(
             family_name=family[:100],
             given_name=given[:100],
             grade=parse_grade(player.grade),
-            country=country if re.fullmatch(r"[A-Z]{2}", country) else "",
+            country=country_or_blank(country),
             club=joins,
             egd_pin=player.egd_pin or "",
             fide_id=player.fide_id or "",
