@@ -9,13 +9,15 @@ from ratings.models import ListTournament, RatingList
 
 @dataclass(frozen=True)
 class RatingStatus:
-    code: str  # rated | not_rated | waiting | recomputing | failed
+    code: str  # rated | not_rated | refused | waiting | recomputing | failed
     reason: str = ""  # why not rated, or the error (shown to staff only)
 
 
 def tournament_rating_status(link: ListTournament) -> RatingStatus:
     """The state of one approved tournament in one list."""
     rating_list = link.rating_list
+    if link.decision == ListTournament.Decision.REJECTED:  # never rated there: not waiting
+        return RatingStatus("refused")
     if link.not_rated_reason:
         return RatingStatus("not_rated", link.not_rated_reason)
     stale = (
@@ -37,7 +39,7 @@ class TournamentRatingStates:
 
     @property
     def all_rated(self) -> bool:
-        return all(status.code in ("rated", "not_rated") for _link, status in self.items)
+        return all(status.code in ("rated", "not_rated", "refused") for _link, status in self.items)
 
 
 def tournament_rating_states(links: list[ListTournament]) -> TournamentRatingStates:

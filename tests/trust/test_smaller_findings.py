@@ -192,3 +192,32 @@ def test_a_rating_list_with_an_overridden_name_is_refused() -> None:
     text = f"key,family_name,rating\nr1,Petrenko{RLO},1500\n".encode()
     with pytest.raises(FormatError, match="U\\+202E"):
         parse_rating_list(text, "csv")
+
+
+# --- the last list to decide refuses -----------------------------------------------------
+
+
+def test_when_the_last_list_refuses_the_approval_is_logged_and_mailed_as_an_approval(
+    world: World, client, django_capture_on_commit_callbacks
+) -> None:
+    from django.core import mail
+
+    from tests.trust.test_list_authority import _decide, _table
+    from tournaments.models import TournamentLog
+
+    world.users["rivne-admin"].email = "admin@rivne.example"
+    world.users["rivne-admin"].save()
+    table = _table(world, lists=("rivne", "ufgo"))
+    with django_capture_on_commit_callbacks(execute=True):
+        _decide(world, "rivne-referee", table, "approve", "Fine by Rivne")
+        _decide(world, "ufgo-referee", table, "reject", "Not our time control")
+    table.refresh_from_db()
+    assert table.status == "approved"
+    log = table.log.filter(action=TournamentLog.Action.APPROVED).latest("id")
+    assert "Not our time control" not in (log.comment or "")
+    assert log.by == world.users["rivne-referee"]
+    (message,) = [m for m in mail.outbox if "admin@rivne.example" in m.to and "approved" in m.body]
+    assert "Not our time control" not in message.body and "UFGO" not in message.body
+    page = client.get(reverse("tournament_detail", args=[table.pk])).content.decode()
+    assert "waiting to be rated" not in page
+    assert "refused by the list" in page
