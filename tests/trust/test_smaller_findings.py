@@ -221,3 +221,47 @@ def test_when_the_last_list_refuses_the_approval_is_logged_and_mailed_as_an_appr
     page = client.get(reverse("tournament_detail", args=[table.pk])).content.decode()
     assert "waiting to be rated" not in page
     assert "refused by the list" in page
+
+
+# --- crediting a table to another club ------------------------------------------------
+
+
+def _cup() -> bytes:
+    return json.dumps({
+        "system": "egf",
+        "event": {"name": "Kyiv Cup", "start_date": "2024-05-01", "date": "2024-05-02", "class": "B"},
+        "players": [{"id": "a", "name": "Petrenko Ivan", "grade": "3k"},
+                    {"id": "b", "name": "Bondar Oleh", "grade": "4k"}],
+        "games": [{"round": 1, "white": "a", "black": "b", "result": "white"}],
+    }).encode()  # fmt: skip
+
+
+def test_an_import_cannot_name_another_club_as_organiser(world: World) -> None:
+    client = world.client("kyiv-admin")
+    form = {"file": SimpleUploadedFile("cup.json", _cup()), "organiser": world.kyiv.pk,
+            "rating_list": world.lists["egf-gor"].pk, "held_by": str(world.rivne.pk)}  # fmt: skip
+    page = client.post(reverse("manage_import"), form)
+    assert page.status_code == 200 and "held_by" in page.context["form"].errors
+    assert "Rivne Go Club" not in str(page.context["form"]["held_by"])  # not offered either
+
+
+def test_the_import_service_refuses_a_host_the_user_does_not_administer(world: World) -> None:
+    from django.core.exceptions import ValidationError
+
+    from tournaments.importing import results_import
+
+    results = parse(_cup(), "json", "cup.json")
+    with pytest.raises(ValidationError, match="not a club you administer"):
+        results_import(results=results, organiser=world.kyiv, by=world.users["kyiv-admin"],
+                       host=world.rivne, choices={"a": "new", "b": "new"})  # fmt: skip
+
+
+def test_a_club_admin_of_both_clubs_and_staff_may_credit_the_other(world: World) -> None:
+    from tests.trust.world import upload
+
+    world.rivne.admins.add(world.users["kyiv-admin"])
+    for who in ("kyiv-admin", "staff"):
+        table = upload(world.client(who), _cup(), "cup.json", world.kyiv, world.lists["egf-gor"],
+                       choices={"choice-a": "new", "choice-b": "new"},
+                       held_by=str(world.rivne.pk))  # fmt: skip
+        assert table is not None and table.host == world.rivne

@@ -159,6 +159,16 @@ def results_import(
         raise ValidationError(_("An import is saved as a draft or submitted."))
     if by is not None and not (by.is_staff or organiser.admins.filter(pk=by.pk).exists()):
         raise PermissionDenied(_("Only the organising club's admins import its results."))
+    if (
+        host is not None
+        and by is not None
+        and not clubs_administered(by).filter(pk=host.pk).exists()
+    ):
+        # Crediting a table to a club is that club's word to give: one he administers.
+        raise ValidationError(
+            _("%(club)s is not a club you administer; it cannot be named as the organiser.")
+            % {"club": host.name}
+        )
     preview = results_preview(results=results, target=target, organiser=organiser, fmt=fmt)
     resolved, errors = _import_check(preview, choices, fmt)
     if errors:

@@ -342,7 +342,10 @@ class ResultsUploadForm(forms.Form):
     held_by = forms.ChoiceField(
         label=_("Organised by"),
         required=False,
-        help_text=_("Who held the tournament: the club entering it, another club, or none here."),
+        help_text=_(
+            "Who held the tournament: the club entering it, another club you administer, or "
+            "none here."
+        ),
     )
 
     def __init__(self, *args: Any, clubs: QuerySet[Club], **kwargs: Any) -> None:
@@ -350,7 +353,7 @@ class ResultsUploadForm(forms.Form):
         self.fields["held_by"].choices = [
             ("", _("the club entering it")),
             ("external", _("no club here (an external organiser)")),
-        ] + [(str(c.pk), c.name) for c in Club.objects.order_by("name")]
+        ] + [(str(c.pk), c.name) for c in clubs.order_by("name")]  # no club's name without it
         self.fields["fmt"].choices = [("", _("from the file name"))] + [
             (code, FORMAT_TITLES.get(code, spec.title)) for code, spec in FORMATS.items()
         ]
