@@ -161,7 +161,8 @@ def _confirm(request: HttpRequest, rating_list: RatingList) -> HttpResponse:
     if (
         not meta
         or meta.get("list") != rating_list.pk
-        or not secrets.compare_digest(str(meta.get("token", "")), token)
+        # As bytes: compare_digest refuses a str with non-ASCII characters (a 500).
+        or not secrets.compare_digest(str(meta.get("token", "")).encode(), token.encode())
         or not os.path.exists(meta.get("path", ""))
     ):
         messages.error(request, _("That upload has expired; please upload the file again."))

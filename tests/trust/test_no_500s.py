@@ -130,3 +130,14 @@ def test_baseline_confirm_new_for_a_number_another_member_holds(world, number) -
     assert refused.status_code == 200
     assert f"#{holder.pk}" in refused.content.decode()
     assert not Baseline.objects.exists()
+
+
+@pytest.mark.parametrize("token", ["²", "токен", "\x00"])
+def test_confirm_pages_with_a_non_ascii_token(world: World, token: str) -> None:
+    """Found by tests/trust/test_fuzz_posts.py: compare_digest refuses non-ASCII text."""
+    client = world.client("kyiv-admin")
+    response = client.post(reverse("manage_import_confirm"), {"token": token})
+    assert response.status_code == 302
+    _client, url, _page = _baseline_page(world, "key,family_name,rating\nr1,Petrenko,1500\n")
+    response = _client.post(url, {"token": token})
+    assert response.status_code == 302
