@@ -265,3 +265,45 @@ def test_a_club_admin_of_both_clubs_and_staff_may_credit_the_other(world: World)
                        choices={"choice-a": "new", "choice-b": "new"},
                        held_by=str(world.rivne.pk))  # fmt: skip
         assert table is not None and table.host == world.rivne
+
+
+# --- members a draft created ----------------------------------------------------------
+
+
+def test_members_a_draft_import_created_are_not_public_until_it_is_submitted(world) -> None:
+    from django.test import Client
+
+    from tests.trust.world import upload
+
+    cup = json.dumps({
+        "system": "egf",
+        "event": {"name": "Kyiv Cup", "start_date": "2024-05-01", "date": "2024-05-02", "class": "B"},
+        "players": [{"id": "12345678", "name": "Claimed Pin", "grade": "3k"},
+                    {"id": "p2", "name": "Bondar Oleh", "grade": "4k"}],
+        "games": [{"round": 1, "white": "12345678", "black": "p2", "result": "white"}],
+    }).encode()  # fmt: skip
+    draft = upload(world.client("kyiv-admin"), cup, "cup.json", world.kyiv, world.lists["egf-gor"],
+                   choices={"choice-12345678": "new", "choice-p2": "new"})  # fmt: skip
+    assert draft is not None and draft.status == "draft"
+    member = Member.objects.get(family_name="Claimed")
+    member.club = world.kyiv
+    member.save()
+    profile, api = (
+        reverse("player_detail", args=[member.pk]),
+        reverse("api_player", args=[member.pk]),
+    )
+    for who in (None, "rivne-admin", "egf-gor-referee", "player"):
+        client = Client() if who is None else world.client(who)
+        assert client.get(profile).status_code == 404, who
+        assert client.get(api).status_code == 404, who
+    club_page = Client().get(reverse("club_detail", args=[world.kyiv.slug])).content.decode()
+    assert "Claimed" not in club_page
+    # His club's admins and staff, who made him, see him.
+    for who in ("kyiv-admin", "staff"):
+        assert world.client(who).get(profile).status_code == 200
+    draft.status = "submitted"
+    draft.save()
+    assert Client().get(profile).status_code == 200
+    assert (
+        "Claimed" in Client().get(reverse("club_detail", args=[world.kyiv.slug])).content.decode()
+    )
