@@ -138,9 +138,10 @@ def _values(world: World, objects: dict, table_status: str, member_index: int) -
         "pk": table.pk, "slug": "egf-gor", ("club_detail", "slug"): world.kyiv.slug,
         "date": "2024-06-30", "row": 1, "number": 1, "code": "egf", "uidb64": "MQ",
         "token": "set-password", "member_pk": members[member_index % len(members)].pk,
+        "fmt": "egd",  # issue 56: the list for pairing programs
     }  # fmt: skip
     for name in ("player_detail", "player_breakdown", "member_history", "member_merge",
-                 "api_player"):  # fmt: skip
+                 "api_player", "member_claim"):  # fmt: skip
         values[(name, "pk")] = members[member_index % len(members)].pk
     return values
 
