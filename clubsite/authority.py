@@ -237,6 +237,17 @@ def may_add_to_club(user: Any, club: Club | None) -> bool:
     return club is None or allowed(user, "club.add_member", club)
 
 
+def may_see_drafts_member(user: Any, member: Member) -> bool:
+    """A member only drafts name (not public yet, issue 54): his club's admins made him."""
+    return bool(is_staff(user) or admins_members_club(user, member))
+
+
+def may_credit_club(user: Any, club: Club) -> bool:
+    """Naming a club as the one that held a table (hand-entered or imported) is that club's
+    word to give: its admins' or staff's, as for a table it enters itself."""
+    return allowed(user, "club.create_table", club)
+
+
 def clubs_administered(user: Any) -> QuerySet[Club]:
     if not _signed_in(user):
         return Club.objects.none()

@@ -12,19 +12,27 @@ from typing import Any, NamedTuple
 
 from django.core.cache import cache
 from django.db import connection
-from django.db.models import Count, F, Q, QuerySet, Window
+from django.db.models import Count, Exists, F, OuterRef, Q, QuerySet, Subquery, Window
 from django.db.models.functions import Rank
 from django.utils import timezone
 from django.utils.translation import gettext
 
 from clubsite import authority
+from clubsite.authority import may_see_drafts_member
 from clubsite.models import Club, Member
 from clubsite.numbers import is_ascii_number
 from ratings.display.formatting import rating_number
-from ratings.models import PublishedEntry, PublishedList, RatingEntry, RatingHistory, RatingList
+from ratings.models import (
+    BaselineRow,
+    PublishedEntry,
+    PublishedList,
+    RatingEntry,
+    RatingHistory,
+    RatingList,
+)
 from ratings.recompute.reads import any_of
 from ratings.systems.grades import Grade
-from tournaments.models import Game, Tournament
+from tournaments.models import Game, Participant, Tournament
 
 
 def rating_list_all() -> list[RatingList]:
@@ -497,8 +505,48 @@ class Profile:
     head_to_head: list[HeadToHead]
 
 
-def player_get(pk: int) -> Member:
-    return Member.objects.select_related("club").get(pk=pk)
+def player_get(pk: int, viewer: Any = None) -> Member:
+    """The member, as `viewer` may see him: one only drafts name is not public yet."""
+    member = (
+        Member.objects.select_related("club")
+        .annotate(drafts_only=Exists(drafts_only_members().filter(pk=OuterRef("pk"))))
+        .get(pk=pk)
+    )  # one query, as before: the privacy is a column of it
+    if member.drafts_only and not may_see_drafts_member(viewer, member):
+        raise Member.DoesNotExist(pk)
+    return member
+
+
+def drafts_only_members() -> QuerySet[Member]:
+    """Members a draft created, not yet public (issue 54): created with a draft they play
+    in, they play only in drafts, and no list, baseline or account names them. They become public when the club submits the
+    table, the moment the table itself becomes public (issue 14): hidden until approval,
+    the players of a submitted table, which anyone reads, would be names without a page.
+    Until then nobody else sees them, nor the EGD PIN or FIDE ID the file gave them."""
+    # Created with or after a draft he plays in (the import or its players page made him):
+    # a member who was here before stays public whoever's draft names him.
+    created = Member.history.model.objects.filter(id=OuterRef("pk"), history_type="+")
+    in_draft = Participant.objects.filter(
+        member=OuterRef("pk"),
+        tournament__status="draft",
+        tournament__created_at__lte=OuterRef("created"),
+    )
+    elsewhere = Participant.objects.filter(member=OuterRef("pk")).exclude(
+        tournament__status="draft"
+    )
+    return Member.objects.annotate(
+        created=Subquery(created.order_by("history_date").values("history_date")[:1])
+    ).filter(
+        Exists(in_draft),
+        ~Exists(elsewhere),
+        ~Exists(RatingEntry.objects.filter(member=OuterRef("pk"))),
+        ~Exists(BaselineRow.objects.filter(member=OuterRef("pk"))),
+        user__isnull=True,
+    )
+
+
+def member_is_private(member: Member) -> bool:
+    return drafts_only_members().filter(pk=member.pk).exists()
 
 
 INLINE_BREAKDOWNS = 25  # per list: the newest tournaments' breakdowns open in place

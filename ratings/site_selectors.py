@@ -13,7 +13,7 @@ from django.db.models import Prefetch, Q, QuerySet
 from clubsite.models import Club, GameKind, Member
 from ratings.display.calculator import SYSTEMS_BY_GAME, Expectation, expectation
 from ratings.models import RatingEntry
-from ratings.selectors import current_rating, rows_from_nearer_end
+from ratings.selectors import current_rating, drafts_only_members, rows_from_nearer_end
 from tournaments.models import Game, Participant, Tournament
 from tournaments.selectors import tournament_public_list
 
@@ -29,6 +29,7 @@ def club_members(club: Club) -> QuerySet[Member]:
     )
     return (
         Member.objects.filter(club=club)
+        .exclude(pk__in=drafts_only_members().values("pk"))  # not public yet (issue 54)
         .only("id", "given_name", "family_name", "grade")  # what the page shows
         .prefetch_related(Prefetch("rating_entries", queryset=entries, to_attr="entries"))
         .order_by("family_name", "given_name", "id")

@@ -15,7 +15,7 @@ from django.db import transaction
 from django.utils.text import slugify
 from django.utils.translation import gettext as _
 
-from clubsite.authority import is_club_admin, may_add_to_club
+from clubsite.authority import allowed, is_club_admin, may_add_to_club, may_credit_club
 from clubsite.models import Club, Member
 from tournaments.models import Participant, Tournament, TournamentLog
 
@@ -23,9 +23,7 @@ EDITABLE = (Tournament.Status.DRAFT, Tournament.Status.REJECTED)
 
 
 def administers(user: AbstractBaseUser, club: Club) -> bool:
-    return bool(user.is_authenticated) and (
-        user.is_staff or club.admins.filter(pk=user.pk).exists()
-    )
+    return allowed(user, "club.create_table", club)
 
 
 def _check_admin(tournament: Tournament, by: AbstractBaseUser) -> None:
@@ -52,7 +50,7 @@ def tournament_create(*, tournament: Tournament, by: AbstractBaseUser) -> Tourna
     """Save an unsaved Tournament built by the form, as a draft."""
     if not administers(by, tournament.organiser):
         raise PermissionDenied(_("You do not administer this club."))
-    if tournament.host is not None and not administers(by, tournament.host):
+    if tournament.host is not None and not may_credit_club(by, tournament.host):
         raise PermissionDenied(_("Only its admins credit a club with a tournament."))
     tournament.status = Tournament.Status.DRAFT
     tournament.slug = _unique_slug(tournament.name, tournament)
@@ -76,7 +74,7 @@ def tournament_update(
     if organiser != current.organiser and not administers(by, organiser):
         raise PermissionDenied(_("You do not administer this club."))
     host = changes.get("host", current.host)
-    if host is not None and host != current.host and not administers(by, host):
+    if host is not None and host != current.host and not may_credit_club(by, host):
         raise PermissionDenied(_("Only its admins credit a club with a tournament."))
     if any(name in changes and changes[name] != getattr(current, name) for name in TIME_FIELDS):
         # The admin says what the file did not (or otherwise): his time control counts now,

@@ -102,7 +102,9 @@ def exact_minutes(value: float | Decimal | str) -> Decimal | None:
         return None
     if not minutes.is_finite() or minutes < 0:
         return None
-    return min(minutes.quantize(MINUTES_PLACES, rounding=ROUND_FLOOR), MAX_MINUTES)
+    if minutes > MAX_MINUTES:  # before quantize: 1e308 has more digits than it may keep
+        return MAX_MINUTES
+    return minutes.quantize(MINUTES_PLACES, rounding=ROUND_FLOOR)
 
 
 def minutes_text(value: Decimal | float) -> str:

@@ -2,10 +2,14 @@
 
 from __future__ import annotations
 
+import hashlib
+
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
+from django.contrib.auth.views import PasswordResetView
+from django.core.cache import cache
 from django.core.exceptions import ValidationError
-from django.http import HttpRequest, HttpResponse
+from django.http import HttpRequest, HttpResponse, HttpResponseRedirect
 from django.shortcuts import redirect, render
 from django.utils.translation import gettext as _
 
@@ -97,3 +101,36 @@ def _page(
             "claims_to_decide": selectors.member_claims_to_decide(request.user).count(),
         },
     )
+
+
+# Password reset mail: at most this many per address and per client address an hour. The
+# cache is per process unless a shared one is configured, so the bound is per worker then.
+RESET_MAILS_PER_ADDRESS = 3
+RESET_MAILS_PER_CLIENT = 10
+RESET_WINDOW_SECONDS = 3600
+
+
+def _under_limit(key: str, limit: int) -> bool:
+    """Count one more request under `key`; False once `limit` are counted in the window."""
+    cache.add(key, 0, RESET_WINDOW_SECONDS)
+    try:
+        return cache.incr(key) <= limit
+    except ValueError:  # expired between add and incr
+        cache.add(key, 1, RESET_WINDOW_SECONDS)
+        return True
+
+
+class ThrottledPasswordResetView(PasswordResetView):
+    """Django's reset page, but six requests no longer send six mails: over the limit the
+    page answers as usual ("if the address is known, a mail is on its way") and sends none,
+    so it neither floods a mailbox nor tells who is registered."""
+
+    def form_valid(self, form):  # noqa: ANN001, ANN201
+        email = form.cleaned_data["email"].strip().lower()
+        digest = hashlib.sha256(email.encode()).hexdigest()
+        client = self.request.META.get("REMOTE_ADDR", "")
+        allowed = _under_limit(f"reset-mail:{digest}", RESET_MAILS_PER_ADDRESS)
+        allowed = _under_limit(f"reset-client:{client}", RESET_MAILS_PER_CLIENT) and allowed
+        if not allowed:
+            return HttpResponseRedirect(self.get_success_url())
+        return super().form_valid(form)

@@ -15,6 +15,7 @@ from django.utils.text import slugify
 from django.utils.translation import gettext as _
 
 from clubsite.models import Member
+from clubsite.numbers import MAX_ID, int_or_default
 from tournaments.formats.egd_list import club_column
 from tournaments.formats.list_model import ListRow, RatingListFile
 from tournaments.importing.common import FIDE_COUNTRIES
@@ -366,6 +367,7 @@ def choices_from(values: Iterable[tuple[str, str]]) -> dict[str, Choice]:
         value = value.strip()
         if value == "new":
             choices[key] = "new"
-        elif value.isdigit():
-            choices[key] = int(value)
+        elif value:
+            # Anything else is a member id or a refusal: "²" and 10**22 are no member.
+            choices[key] = int_or_default(value, 0, minimum=1, maximum=MAX_ID)
     return choices

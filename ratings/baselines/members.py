@@ -12,15 +12,16 @@ in one query and the rows go in with COPY; the numbers go in with one UPDATE per
 
 from __future__ import annotations
 
-import re
 from typing import Any
 
 from django.contrib.auth.models import AbstractBaseUser
 from django.db import connection
 from django.db.models import Case, CharField, Q, Value, When
+from django.utils.translation import gettext as _
 
 from clubsite.authority import members_kept_by
 from clubsite.fields import parse_grade
+from clubsite.input_checks import country_or_blank
 from clubsite.models import Club, GameKind, Member
 from ratings.baselines import matching
 from ratings.baselines.matching import club_slug, name_key, row_country
@@ -29,7 +30,6 @@ from tournaments.formats.list_model import ListRow
 from tournaments.models import MemberProposal
 
 MAX_SMALL = 32767
-_COUNTRY = re.compile(r"[A-Z]{2}")
 
 
 def members_for(
@@ -105,6 +105,48 @@ def _propose(matched: list[tuple[ListRow, int]], by: AbstractBaseUser | None, so
     MemberProposal.objects.bulk_create(proposals)
 
 
+NUMBER_LABELS = {"egd_pin": "EGD PIN", "fide_id": "FIDE ID", "import_key": "key"}
+
+
+def new_member_clashes(resolved: list[tuple[ListRow, int | None]], game: str) -> list[str]:
+    """Why the new members (rows resolved to None) cannot be created: a number (PIN, FIDE
+    ID, key) another member or another new row already holds, which the database refuses.
+    A referee's "new" for a row whose number is taken was a 500 (issue 54)."""
+    wanted: dict[str, dict[str, str]] = {field: {} for field in NUMBER_LABELS}
+    errors: list[str] = []
+    for row, member_id in resolved:
+        if member_id is not None:
+            continue
+        values = _new_member(row, None, game)
+        for field, by_value in wanted.items():
+            value = values[field]
+            if not value:
+                continue
+            if value in by_value:
+                errors.append(
+                    _("Rows %(a)s and %(b)s would both be new members with %(what)s %(value)s.")
+                    % {"a": by_value[value], "b": row.key, "what": NUMBER_LABELS[field],
+                       "value": value}
+                )  # fmt: skip
+            else:
+                by_value[value] = row.key
+    for field, by_value in wanted.items():
+        if not by_value:
+            continue
+        holders = Member.objects.exclude(**{field: ""})
+        if len(by_value) <= matching.SMALL:
+            holders = holders.filter(**{f"{field}__in": list(by_value)})
+        for value, pk in holders.values_list(field, "pk").iterator(chunk_size=20000):
+            if value in by_value:
+                errors.append(
+                    _("Row %(key)s: member #%(id)s already has %(what)s %(value)s; choose him, "
+                      "not a new member.")
+                    % {"key": by_value[value], "id": pk, "what": NUMBER_LABELS[field],
+                       "value": value}
+                )  # fmt: skip
+    return errors
+
+
 def _new_member(row: ListRow, club_id: int | None, game: str) -> dict[str, Any]:
     """A new member's fields (database values: the grade as its rank)."""
     country = row_country(row)
@@ -114,7 +156,7 @@ def _new_member(row: ListRow, club_id: int | None, game: str) -> dict[str, Any]:
         "family_name": row.family_name[:100],
         "given_name": row.given_name[:100],
         "native_name": row.native_name[:200],
-        "country": country if _COUNTRY.fullmatch(country) else "",
+        "country": country_or_blank(country),
         "federation": (row.federation or "")[:3],
         "club_id": club_id,
         "egd_pin": (row.egd_pin or "")[:12],
@@ -235,7 +277,9 @@ def _clubs_for(rows: list[ListRow]) -> dict[str, Club]:
         if same is not None:
             clubs[slug] = same
             continue
-        missing.append(Club(slug=slug, name=(row.club or "")[:200], country=country))
+        missing.append(
+            Club(slug=slug, name=(row.club or "")[:200], country=country_or_blank(country))
+        )
     for club in Club.objects.bulk_create(missing, batch_size=2000):
         clubs[club.slug] = club
     return clubs

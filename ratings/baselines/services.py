@@ -20,7 +20,7 @@ from django.utils.translation import gettext as _
 from clubsite.fields import parse_grade
 from clubsite.models import GameKind
 from ratings.baselines.matching import BaselinePreview, Choice, match_rows, resolve
-from ratings.baselines.members import members_for
+from ratings.baselines.members import members_for, new_member_clashes
 from ratings.models import (
     Baseline,
     BaselineRow,
@@ -32,6 +32,7 @@ from ratings.models import (
 from ratings.recompute.bulk import as_json, insert_rows
 from ratings.recompute.services import rating_list_request_recompute
 from ratings.recompute.store import entries_changed
+from tournaments.formats.bounds import MAX_YEAR, MIN_YEAR
 from tournaments.formats.list_model import ListRow, RatingListFile
 
 # Which lists a format can start: the EGD's list is Go, FIDE's chess; CSV any.
@@ -74,6 +75,8 @@ def _check(
             % {"format": listfile.source.upper(), "game": GameKind(rating_list.game).label}
         )
     resolved, problems = resolve(preview, choices, new_for_ambiguous=new_for_ambiguous)
+    if not problems:
+        problems = new_member_clashes(resolved, rating_list.game)
     return resolved, errors + problems
 
 
@@ -92,6 +95,7 @@ def baseline_import(
     """Start the list from the published list: create the members it names who are not
     here yet (with the club it names), replace the list's baseline, request the recompute.
     Raises ValidationError with every reason when it cannot."""
+    _check_date(date)
     preview = preview or match_rows(listfile)
     resolved, errors = _check(listfile, rating_list, preview, choices or {}, new_for_ambiguous)
     if errors:
@@ -111,6 +115,15 @@ def baseline_import(
             for (row, _m), member_id in zip(resolved, member_ids, strict=True)
         ],
     )
+
+
+def _check_date(date: dt.date) -> None:
+    """The same bounds as a results file's dates: year 9999 breaks the lists' arithmetic."""
+    if not MIN_YEAR <= date.year <= MAX_YEAR:
+        raise ValidationError(
+            _("The baseline's date %(date)s is not between %(low)d and %(high)d.")
+            % {"date": date, "low": MIN_YEAR, "high": MAX_YEAR}
+        )
 
 
 def carried_history(system: str, row: ListRow) -> Any:
@@ -157,6 +170,7 @@ def baseline_replace(
 ) -> Baseline:
     """Make `rows` the list's baseline (replacing any) and recompute the list from the
     earliest date either baseline or any of its tournaments touches."""
+    _check_date(date)
     earliest = _take_out(rating_list)
     baseline = Baseline.objects.create(
         rating_list=rating_list, date=date, source=source, filename=filename[:200], created_by=by

@@ -163,8 +163,12 @@ def _egf_verdict(tournament: Tournament) -> EventVerdict:
 
 
 def add_months(day: dt.date, months: int) -> dt.date:
+    """`months` later, on the same day or the month's last; past year 9999, the last day
+    there is (inputs are bounded to 1900-2100, but a stored date must not stop a list)."""
     month = day.month - 1 + months
     year, month = day.year + month // 12, month % 12 + 1
+    if year > dt.MAXYEAR:
+        return dt.date.max
     # The last day of a shorter month stands in for the 29th-31st.
     for last in (31, 30, 29, 28):
         try:
@@ -180,9 +184,11 @@ def egf_active_until(last_played: dt.date, grade: Grade | None) -> dt.date:
     the end of M + 12 (1-10 kyu) or M + 6 (weaker); a dan or pro who last played in year
     Y stays to 31 December of Y + 2. The grade is the last one he professed."""
     if grade is None or grade.kind != "k":
-        return dt.date(last_played.year + 2, 12, 31)
+        return dt.date(min(last_played.year + 2, dt.MAXYEAR), 12, 31)
     months = 12 if grade.level <= 10 else 6
     first_of_month = add_months(last_played.replace(day=1), months + 1)
+    if first_of_month == dt.date.max:
+        return first_of_month
     return first_of_month - dt.timedelta(days=1)
 
 

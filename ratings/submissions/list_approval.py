@@ -118,6 +118,16 @@ def _conclude(tournament: Tournament, by: AbstractBaseUser, comment: str) -> Non
     if Decision.UNDECIDED in decisions:
         return
     if not decisions or Decision.APPROVED in decisions:
+        # Approved because a list approved it: the log names that list's referee and his
+        # words, not a later refusal's (which stays on its list's decision).
+        approval = (
+            ListTournament.objects.filter(tournament=tournament, decision=Decision.APPROVED)
+            .select_related("decided_by")
+            .order_by("-decided_at", "-pk")
+            .first()
+        )
+        if approval is not None and approval.decided_by is not None:
+            by, comment = approval.decided_by, approval.decision_comment
         workflow.tournament_approve(tournament=tournament, by=by, comment=comment)
     else:
         reasons = list(

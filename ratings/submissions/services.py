@@ -113,11 +113,17 @@ def tournament_reject_for_lists(
     comment: str,
     rating_lists: Iterable[RatingList] | None = None,
 ) -> Tournament:
-    """Refuse the table for `by`'s lists; the other lists still decide for themselves."""
-    return list_approval.lists_decide(
+    """Refuse the table for `by`'s lists; the other lists still decide for themselves.
+    When this refusal is the last decision and another list approved, the table is
+    approved now, and its approval mail goes as after an approval."""
+    outcome = list_approval.lists_decide(
         tournament=tournament, by=by, decision=ListTournament.Decision.REJECTED,
         comment=comment, rating_lists=rating_lists,
-    ).tournament  # fmt: skip
+    )  # fmt: skip
+    if outcome.tournament.status == Tournament.Status.APPROVED:
+        approved = outcome.tournament.log.filter(action=TournamentLog.Action.APPROVED)
+        event_mail_queue(log=approved.latest("id"))
+    return outcome.tournament
 
 
 @transaction.atomic

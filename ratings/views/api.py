@@ -232,7 +232,7 @@ def _shown(value: float | None, system: str) -> float | None:
 @require_safe
 def api_player(request: HttpRequest, pk: int) -> JsonResponse:
     try:
-        member = selectors.player_get(pk)
+        member = selectors.player_get(pk, request.user)
     except ObjectDoesNotExist as error:
         raise Http404 from error
     entries = member.rating_entries.select_related("rating_list").order_by("rating_list__name")

@@ -5,9 +5,11 @@ The upload waits in a temporary file named in the session until it is confirmed.
 
 from __future__ import annotations
 
+import contextlib
 import os
 import secrets
 import tempfile
+import time
 from typing import Any
 
 from django import forms
@@ -24,10 +26,39 @@ from ratings.baselines.matching import BaselinePreview, choices_from
 from ratings.baselines.services import baseline_errors, baseline_import, baseline_preview
 from ratings.models import Baseline, RatingList
 from tournaments.formats import FormatError
+from tournaments.formats.bounds import MAX_YEAR, MIN_YEAR
 from tournaments.formats.rating_lists import LIST_FORMATS, parse_rating_list
 
 SESSION_KEY = "baseline_upload"
 SHOWN_ROWS = 200
+# An upload not confirmed within a day is abandoned: its file goes at the next upload.
+ABANDONED_AFTER_SECONDS = 24 * 3600
+
+
+def upload_folder() -> str:
+    """The uploads' own folder, so a sweep never touches another program's temporary files."""
+    folder = os.path.join(tempfile.gettempdir(), "clubsite-baselines")
+    os.makedirs(folder, mode=0o700, exist_ok=True)
+    return folder
+
+
+def _discard_abandoned(request: HttpRequest) -> None:
+    """Delete this session's previous upload (a new one replaces it) and every upload
+    older than ABANDONED_AFTER_SECONDS (its referee left without confirming)."""
+    previous = (request.session.get(SESSION_KEY) or {}).get("path")
+    folder = upload_folder()
+    if previous and os.path.dirname(previous) == folder:
+        _remove(previous)
+    cutoff = time.time() - ABANDONED_AFTER_SECONDS
+    with os.scandir(folder) as entries:
+        for entry in entries:
+            if entry.name.startswith("baseline-") and entry.stat().st_mtime < cutoff:
+                _remove(entry.path)
+
+
+def _remove(path: str) -> None:
+    with contextlib.suppress(FileNotFoundError):  # another request swept it first
+        os.unlink(path)
 
 
 class BaselineUploadForm(forms.Form):
@@ -39,6 +70,15 @@ class BaselineUploadForm(forms.Form):
     date = forms.DateField(
         label=gettext_lazy("The list's date"), widget=forms.DateInput(attrs={"type": "date"})
     )
+
+    def clean_date(self):
+        day = self.cleaned_data["date"]
+        if not MIN_YEAR <= day.year <= MAX_YEAR:  # the lists' date arithmetic stops at 9999
+            raise ValidationError(
+                _("A date between %(low)d and %(high)d, please.")
+                % {"low": MIN_YEAR, "high": MAX_YEAR}
+            )
+        return day
 
 
 def _list_for_referee(request: HttpRequest, slug: str) -> RatingList:
@@ -101,7 +141,8 @@ def list_baseline(request: HttpRequest, slug: str) -> HttpResponse:
         return _render(
             request, rating_list, None, form=form, errors=[str(p) for p in error.problems]
         )
-    handle, path = tempfile.mkstemp(prefix="baseline-")
+    _discard_abandoned(request)
+    handle, path = tempfile.mkstemp(prefix="baseline-", dir=upload_folder())
     with os.fdopen(handle, "wb") as file:
         file.write(data)
     token = secrets.token_urlsafe(16)
@@ -120,7 +161,8 @@ def _confirm(request: HttpRequest, rating_list: RatingList) -> HttpResponse:
     if (
         not meta
         or meta.get("list") != rating_list.pk
-        or not secrets.compare_digest(str(meta.get("token", "")), token)
+        # As bytes: compare_digest refuses a str with non-ASCII characters (a 500).
+        or not secrets.compare_digest(str(meta.get("token", "")).encode(), token.encode())
         or not os.path.exists(meta.get("path", ""))
     ):
         messages.error(request, _("That upload has expired; please upload the file again."))
@@ -148,7 +190,7 @@ def _confirm(request: HttpRequest, rating_list: RatingList) -> HttpResponse:
         return _render(
             request, rating_list, preview, token=token, errors=error.messages, posted=request.POST
         )
-    os.unlink(meta["path"])
+    _remove(meta["path"])
     request.session.pop(SESSION_KEY, None)
     messages.success(
         request,

@@ -461,7 +461,7 @@ def _h2h_html(profile: selectors.Profile, chosen: int | None) -> tuple[SafeStrin
 
 def player_detail(request: HttpRequest, pk: int) -> HttpResponse:
     try:
-        member = selectors.player_get(pk)
+        member = selectors.player_get(pk, request.user)
     except ObjectDoesNotExist as error:
         kept = merge_redirect_target(pk)  # merged into another (issue 54)
         if kept is not None:
@@ -524,7 +524,7 @@ def _breakdown_head() -> str:
 def player_breakdown(request: HttpRequest, pk: int, row: int) -> HttpResponse:
     """One tournament's game-by-game explanation of his change (older ones link here)."""
     try:
-        member = selectors.player_get(pk)
+        member = selectors.player_get(pk, request.user)
         line = selectors.player_history_line(member, row)
     except ObjectDoesNotExist as error:
         raise Http404 from error

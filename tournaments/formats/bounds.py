@@ -10,14 +10,18 @@ slips, and dates near year 9999 break the lists' date arithmetic.
 from __future__ import annotations
 
 import datetime as dt
+from dataclasses import replace
 
+from clubsite.input_checks import name_problem
 from clubsite.numbers import int_or_none, is_ascii_number
+from tournaments.formats.list_model import ListRow, RatingListFile
 from tournaments.formats.model import FormatError, Problem, ResultsFile
 
 MAX_ROUNDS = 30
 MAX_PLAYERS = 2000
 MAX_GAMES = MAX_PLAYERS * MAX_ROUNDS // 2
 MIN_YEAR, MAX_YEAR = 1900, 2100
+MAX_LISTED = 20  # problems named when a whole list is refused
 MAX_KEY_NUMBER = 10**9  # a number in a file beyond this is not a place, rank or id
 
 __all__ = [
@@ -29,6 +33,7 @@ __all__ = [
     "check_sizes",
     "file_int",
     "is_ascii_number",
+    "list_rows_in_bounds",
 ]
 
 
@@ -72,6 +77,11 @@ def check_sizes(results: ResultsFile) -> None:
                         f"{MIN_YEAR} and {MAX_YEAR}.")
             )  # fmt: skip
             break
+    problems += _name_problems(
+        [(None, "The tournament's name", details.name), (None, "The city", details.city)]
+        + [(p.line, "The name", text) for p in results.players
+           for text in (p.family_name, p.given_name, p.club or "")]
+    )  # fmt: skip
     for index, item in enumerate((*results.games, *results.byes), start=1):
         if not 1 <= item.round <= MAX_ROUNDS:
             where = "" if item.line is not None else f"Game or bye {index}: "
@@ -81,3 +91,50 @@ def check_sizes(results: ResultsFile) -> None:
             break
     if problems:
         raise FormatError(problems)
+
+
+def list_rows_in_bounds(listfile: RatingListFile) -> RatingListFile:
+    """The list without the rows that state a date outside MIN_YEAR..MAX_YEAR (a baseline
+    row's `last_played` of 9999-12-31 stopped every recompute of an EGF list) or a name with
+    a control character or a direction mark: each is left out with its line, as the
+    parsers leave out a row they cannot read (issue 53). Raises FormatError when the list's
+    own date is out of range or no row is left."""
+    if not date_in_range(listfile.date):
+        raise FormatError(
+            [Problem(None, None, f"The list's date {listfile.date} is not between {MIN_YEAR} and "
+                     f"{MAX_YEAR}.")]
+        )  # fmt: skip
+    kept: list[ListRow] = []
+    left_out: list[Problem] = []
+    for row in listfile.rows:
+        problems = _name_problems(
+            [(row.line, "The name", text)
+             for text in (row.family_name, row.given_name, row.native_name, row.club or "")]
+        )  # fmt: skip
+        if not date_in_range(row.last_played):
+            problems.append(
+                Problem(row.line, None, f"last_played {row.last_played} is not between "
+                        f"{MIN_YEAR} and {MAX_YEAR}.")
+            )  # fmt: skip
+        if problems:
+            left_out += problems
+        else:
+            kept.append(row)
+    if not left_out:
+        return listfile
+    if not kept:
+        raise FormatError(left_out[:MAX_LISTED])
+    return replace(listfile, rows=tuple(kept), left_out=(*listfile.left_out, *left_out))
+
+
+def _name_problems(texts: list[tuple[int | None, str, str]]) -> list[Problem]:
+    """The first few names (line, what, text) that hold a line break, another control
+    character or a direction mark (a right-to-left override reorders the name on every page)."""
+    problems: list[Problem] = []
+    for line, what, text in texts:
+        why = name_problem(text)
+        if why is not None:
+            problems.append(Problem(line, None, f"{what} {text[:40]!r} cannot be used: {why}."))
+            if len(problems) >= 10:
+                break
+    return problems

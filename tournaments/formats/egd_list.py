@@ -20,6 +20,7 @@ from __future__ import annotations
 import datetime as dt
 import re
 
+from clubsite.input_checks import country_or_blank
 from tournaments.formats.list_model import ListRow, RatingListFile, normal_grade, rows_or_refuse
 from tournaments.formats.model import ProblemLog
 
@@ -83,7 +84,6 @@ def _append(
         return
     club = match.group("club")
     last = match.group("last")
-    country = match.group("country").upper()
     rows.append(
         ListRow(
             line=number,
@@ -91,7 +91,7 @@ def _append(
             rating=float(match.group("gor")),
             family_name=family,
             given_name=given,
-            country=None if country == "XX" else country,
+            country=country_or_blank(match.group("country")) or None,  # XX: unknown
             club=None if club.lower() in UNKNOWN_CLUBS else club,
             egd_pin=pin,
             grade=grade,

@@ -49,6 +49,8 @@ PLAYER_FIELDS = (
     "club",
 )
 GAME_FIELDS = ("round", "white", "black", "result", "handicap")
+MAX_MINUTES = 99999  # the most the tournament's minutes field holds
+MAX_INCREMENT_SECONDS = 36000  # as the tournament form allows
 TIME_FIELDS = ("basic_minutes", "overtime", "fischer_increment_seconds")
 CLASSES = ("A", "B", "C", "D", "X")
 BOARDS = (19, 13, 9)
@@ -102,7 +104,14 @@ class _Reader:
             )
             return None
 
-    def number(self, data: Mapping[str, Any], name: str, path: str) -> float | None:
+    def number(
+        self,
+        data: Mapping[str, Any],
+        name: str,
+        path: str,
+        low: float | None = None,
+        high: float | None = None,
+    ) -> float | None:
         value = data.get(name)
         if value is None:
             return None
@@ -112,6 +121,14 @@ class _Reader:
             or not math.isfinite(value)
         ):
             self.error(f"{path}.{name}", gettext_noop("%(value)r is not a number."), value=value)
+            return None
+        if low is not None and high is not None and not low <= value <= high:
+            self.error(
+                f"{path}.{name}",
+                gettext_noop("must be a number from %(low)s to %(high)s."),
+                low=low,
+                high=high,
+            )
             return None
         return value
 
@@ -234,10 +251,11 @@ def _read_time(value: Any, read: _Reader) -> TimeControl | None:
         return None
     data = read.object(value, "event.time_control", TIME_FIELDS)
     return TimeControl(
-        basic_minutes=read.number(data, "basic_minutes", "event.time_control"),
+        # 1e308 minutes passed the preview and broke the save (issue 54): the model's range.
+        basic_minutes=read.number(data, "basic_minutes", "event.time_control", 0, MAX_MINUTES),
         overtime=read.text(data, "overtime", "event.time_control"),
         fischer_increment_seconds=read.number(
-            data, "fischer_increment_seconds", "event.time_control"
+            data, "fischer_increment_seconds", "event.time_control", 0, MAX_INCREMENT_SECONDS
         ),
     )
 

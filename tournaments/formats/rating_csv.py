@@ -15,6 +15,8 @@ import datetime as dt
 import io
 import re
 
+from clubsite.input_checks import is_country
+from tournaments.formats.bounds import MAX_YEAR, MIN_YEAR, file_int
 from tournaments.formats.list_model import ListRow, RatingListFile, normal_grade, rows_or_refuse
 from tournaments.formats.model import ProblemLog
 
@@ -23,6 +25,9 @@ COLUMNS = (
     "egd_pin", "fide_id", "birth_year", "sex", "rating", "grade", "best_grade", "provisional",
     "tournaments", "games", "last_played", "above_100",
 )  # fmt: skip
+# "²".isdigit() is true but int("²") fails: numbers are read as ASCII digits, in range.
+NUMBER_RANGES = (("birth_year", MIN_YEAR, MAX_YEAR), ("tournaments", 0, 999_999),
+                 ("games", 0, 999_999))  # fmt: skip
 TRUE = {"1", "yes", "true", "y", "x"}
 FALSE = {"", "0", "no", "false", "n"}
 
@@ -102,11 +107,13 @@ def _row(cells: dict[str, str], number: int, problems: ProblemLog) -> ListRow | 
     except ValueError:
         problems.error(number, f"{get('rating', '')[:20]!r} is not a rating.")
     numbers: dict[str, int | None] = {}
-    for name in ("birth_year", "tournaments", "games"):
+    for name, low, high in NUMBER_RANGES:
         value = get(name, "")
-        numbers[name] = int(value) if value.isdigit() and len(value) < 7 else None
+        numbers[name] = file_int(value, minimum=low, maximum=high)
         if value and numbers[name] is None:
-            problems.error(number, f"{name} must be a whole number, not {value[:20]!r}.")
+            problems.error(
+                number, f"{name} must be a whole number from {low} to {high}, not {value[:20]!r}."
+            )
     grades: dict[str, str | None] = {}
     for name in ("grade", "best_grade"):
         value = get(name, "")
@@ -130,6 +137,9 @@ def _row(cells: dict[str, str], number: int, problems: ProblemLog) -> ListRow | 
     country, federation = get("country", "").upper(), get("federation", "").upper()
     if country and not re.fullmatch(r"[A-Z]{2}", country):
         problems.error(number, f"Country is two letters, not {country[:10]!r}.")
+    elif country and not is_country(country):
+        problems.warn(number, f"{country} is not a country code (ISO 3166); it is left out.")
+        country = ""
     if problems.error_count > errors or rating is None:
         return None
     return ListRow(

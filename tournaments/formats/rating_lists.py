@@ -14,6 +14,7 @@ from dataclasses import replace
 from functools import partial
 
 from tournaments.formats import egd_list, fide_list, fide_xml, rating_csv
+from tournaments.formats.bounds import list_rows_in_bounds
 from tournaments.formats.list_model import ListRow, RatingListFile
 from tournaments.formats.model import FormatError, Problem
 
@@ -51,6 +52,7 @@ def parse_rating_list(
         raise FormatError([Problem(None, None, f"Unknown list format {fmt!r}; known: {known}.")])
     text, encoding = _decode(data, fmt)
     listfile = LIST_FORMATS[fmt][1](text, filename)
+    listfile = list_rows_in_bounds(listfile)
     if encoding == "utf-8":
         return listfile
     note = Problem(

@@ -4,13 +4,13 @@ as the file gives them, within what the columns hold."""
 from __future__ import annotations
 
 import datetime as dt
-import re
 from decimal import ROUND_HALF_UP, Decimal
 
 from django.core.exceptions import ValidationError
 from django.utils.text import slugify
 from django.utils.translation import gettext as _
 
+from clubsite.input_checks import country_or_blank
 from clubsite.models import Club
 from tournaments.formats.model import (
     TimeControl,
@@ -77,7 +77,7 @@ def tournament_from_details(
     if start is None or end is None:
         # The preview refuses such a file (`table_errors`); the clock never stands in.
         raise ValidationError(_("The file gives no date; give the tournament's dates."))
-    country = details.country.upper() if re.fullmatch(r"[A-Za-z]{2}", details.country) else ""
+    country = country_or_blank(details.country)  # "ZZ" is no country: left out
     komi = details.komi if details.komi is not None and abs(details.komi) < 1000 else None
     rounds = max(details.rounds, 1)
     tournament = Tournament(

@@ -5,7 +5,6 @@ saved in one transaction.
 from __future__ import annotations
 
 import datetime as dt
-import re
 from collections import defaultdict
 from collections.abc import Iterable, Mapping
 
@@ -15,8 +14,9 @@ from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
-from clubsite.authority import clubs_administered
+from clubsite.authority import clubs_administered, may_credit_club
 from clubsite.fields import parse_grade
+from clubsite.input_checks import country_or_blank
 from clubsite.models import Club, Member
 from tournaments import messages
 from tournaments.formats.model import (
@@ -160,6 +160,11 @@ def results_import(
         raise ValidationError(_("An import is saved as a draft or submitted."))
     if by is not None and not (by.is_staff or organiser.admins.filter(pk=by.pk).exists()):
         raise PermissionDenied(_("Only the organising club's admins import its results."))
+    if host is not None and by is not None and not may_credit_club(by, host):
+        raise ValidationError(
+            _("%(club)s is not a club you administer; it cannot be named as the organiser.")
+            % {"club": host.name}
+        )
     preview = results_preview(results=results, target=target, organiser=organiser, fmt=fmt)
     resolved, errors = _import_check(preview, choices, fmt)
     if errors:
@@ -253,7 +258,7 @@ def _create_members(
             family_name=family[:100],
             given_name=given[:100],
             grade=parse_grade(player.grade),
-            country=country if re.fullmatch(r"[A-Z]{2}", country) else "",
+            country=country_or_blank(country),
             club=joins,
             egd_pin=player.egd_pin or "",
             fide_id=player.fide_id or "",

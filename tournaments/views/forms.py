@@ -16,6 +16,7 @@ from django.db.models import QuerySet
 from django.utils.translation import gettext_lazy as _
 
 from clubsite.fields import GradeFormField
+from clubsite.input_checks import is_country, name_problem
 from clubsite.models import Club, GameKind, Member
 from clubsite.views.choice_fields import IdModelChoiceField
 from tournaments.formats import FORMATS, guess_format
@@ -36,6 +37,28 @@ DATE_INPUT = forms.DateInput(attrs={"type": "date"}, format="%Y-%m-%d")
 EGD_EXTENSIONS = tuple(f".h{n}" for n in range(1, 10))
 UPLOAD_EXTENSIONS = (*EGD_EXTENSIONS, ".txt", ".trf", ".trfx", ".csv", ".json")
 UPLOAD_EXTENSIONS_RE = r"^\.h\d$"
+
+
+def checked_country(value: str | None) -> str:
+    """The typed country upper-cased; a ValidationError unless it is a known code ("ZZ" and
+    "1<" were saved as countries)."""
+    code = (value or "").strip().upper()
+    if code and not is_country(code):
+        raise forms.ValidationError(
+            _("%(code)s is not a country code (ISO 3166, e.g. UA)."), params={"code": code}
+        )
+    return code
+
+
+def checked_name(value: str | None) -> str:
+    """A name as typed, unless it holds a control character (CR, LF, NUL...) or an invisible
+    direction mark (a right-to-left override reverses how it shows in every list)."""
+    value = value or ""
+    if name_problem(value) is not None:
+        raise forms.ValidationError(
+            _("A name cannot contain line breaks, control characters or direction marks.")
+        )
+    return value
 
 
 class TournamentForm(forms.ModelForm):
@@ -88,7 +111,13 @@ class TournamentForm(forms.ModelForm):
         )
 
     def clean_country(self) -> str:
-        return self.cleaned_data.get("country", "").upper()
+        return checked_country(self.cleaned_data.get("country"))
+
+    def clean_name(self) -> str:
+        return checked_name(self.cleaned_data.get("name"))
+
+    def clean_city(self) -> str:
+        return checked_name(self.cleaned_data.get("city"))
 
     def clean_rounds(self) -> int:
         rounds = self.cleaned_data["rounds"]
@@ -176,7 +205,13 @@ class MemberCreateForm(forms.ModelForm):
         self.fields["country"].help_text = _("ISO code; the club's country if left empty.")
 
     def clean_country(self) -> str:
-        return (self.cleaned_data.get("country") or "").upper()
+        return checked_country(self.cleaned_data.get("country"))
+
+    def clean_given_name(self) -> str:
+        return checked_name(self.cleaned_data.get("given_name"))
+
+    def clean_family_name(self) -> str:
+        return checked_name(self.cleaned_data.get("family_name"))
 
 
 class MemberIdentityForm(forms.ModelForm):
@@ -357,7 +392,10 @@ class ResultsUploadForm(forms.Form):
     held_by = forms.ChoiceField(
         label=_("Organised by"),
         required=False,
-        help_text=_("Who held the tournament: the club entering it, another club, or none here."),
+        help_text=_(
+            "Who held the tournament: the club entering it, another club you administer, or "
+            "none here."
+        ),
     )
 
     def __init__(self, *args: Any, clubs: QuerySet[Club], **kwargs: Any) -> None:
@@ -365,7 +403,7 @@ class ResultsUploadForm(forms.Form):
         self.fields["held_by"].choices = [
             ("", _("the club entering it")),
             ("external", _("no club here (an external organiser)")),
-        ] + [(str(c.pk), c.name) for c in Club.objects.order_by("name")]
+        ] + [(str(c.pk), c.name) for c in clubs.order_by("name")]  # no club's name without it
         self.fields["fmt"].choices = [("", _("from the file name"))] + [
             (code, FORMAT_TITLES.get(code, spec.title)) for code, spec in FORMATS.items()
         ]

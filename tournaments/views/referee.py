@@ -12,6 +12,7 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_POST
 
 from clubsite.authority import can_view, is_referee
+from clubsite.numbers import MAX_ID, int_or_none
 from ratings.crosstable import crosstable_with_ratings
 from ratings.services import rating_impact_preview
 from ratings.submissions import selectors as referee_selectors
@@ -95,7 +96,7 @@ def referee_decide(request: HttpRequest, pk: int) -> HttpResponse:
     chosen = request.POST.getlist("lists")
     rating_lists = None
     if chosen:
-        ids = [int(v) for v in chosen if v.isdigit() and len(v) < 12]
+        ids = [int_or_none(v, minimum=1, maximum=MAX_ID) for v in chosen]  # "²".isdigit()
         rating_lists = [link.rating_list for link in undecided_for(request.user, tournament)
                         if link.rating_list_id in ids]  # fmt: skip
     try:

@@ -46,7 +46,9 @@ def _stash(request: HttpRequest, data: bytes, meta: dict[str, Any]) -> str:
 
 def _unstash(request: HttpRequest, token: str) -> tuple[bytes, dict[str, Any]] | None:
     stash = request.session.get(IMPORT_SESSION_KEY)
-    if not stash or not secrets.compare_digest(str(stash.get("token", "")), token):
+    # Compared as bytes: compare_digest refuses a str with non-ASCII characters (a 500).
+    expected = str(stash.get("token", "")).encode() if stash else b""
+    if not stash or not secrets.compare_digest(expected, token.encode()):
         return None
     return base64.b64decode(stash["data"]), stash
 
