@@ -156,7 +156,7 @@ def test_item_2_a_referee_of_one_list_does_not_merge_anyone(world: World):
     for who in ("uscf-referee", "egf-gor-referee", "kyiv-admin"):
         user = world.users.get(who) or UserFactory(username=who)
         world.users[who] = user
-        response = world.client(who).post(url, {"other": drop.pk, "keep": keep.pk})
+        response = world.client(who).post(url, {"other": drop.pk, "keep": keep.pk, "confirm": "1"})
         assert response.status_code == 403, who
     assert Member.objects.filter(pk=drop.pk).exists()
 
@@ -196,7 +196,8 @@ def test_item_2_and_5_a_registrars_merge_keeps_everything_and_is_undone(
     registrar = world.client("registrar")
     with django_capture_on_commit_callbacks(execute=True):
         response = registrar.post(
-            reverse("member_merge", args=[keep.pk]), {"other": drop.pk, "keep": keep.pk}
+            reverse("member_merge", args=[keep.pk]),
+            {"other": drop.pk, "keep": keep.pk, "confirm": "1"},
         )
     assert response.status_code == 302
     # the kept one has the dropped one's baseline row and his dated FIDE ratings
@@ -248,7 +249,8 @@ def test_item_5_a_merge_keeps_the_dropped_ones_baseline_row_and_dated_fide_ratin
                             "last_played": dt.date(2023, 12, 1), "history": None}])  # fmt: skip
     with django_capture_on_commit_callbacks(execute=True):
         response = world.client("staff").post(
-            reverse("member_merge", args=[keep.pk]), {"other": drop.pk, "keep": keep.pk}
+            reverse("member_merge", args=[keep.pk]),
+            {"other": drop.pk, "keep": keep.pk, "confirm": "1"},
         )
     assert response.status_code == 302
     assert list(BaselineRow.objects.filter(member=keep).values_list("rating", flat=True)) == [
@@ -273,7 +275,8 @@ def test_item_5_a_merge_keeps_the_history_of_both(world: World, django_capture_o
     _registrar(world)
     with django_capture_on_commit_callbacks(execute=True):
         world.client("registrar").post(
-            reverse("member_merge", args=[keep.pk]), {"other": drop.pk, "keep": keep.pk}
+            reverse("member_merge", args=[keep.pk]),
+            {"other": drop.pk, "keep": keep.pk, "confirm": "1"},
         )
     assert RatingHistory.objects.filter(member=keep, tournament=table).exists()
     from clubsite.models import MemberMerge

@@ -201,7 +201,11 @@ def _kwargs(name: str, obj: str, objects: dict[str, Any]) -> dict[str, Any]:
 def _post_data(case: Case, objects: dict[str, Any]) -> dict[str, Any]:
     """A POST that asks for the act itself (an empty one would be refused for want of data)."""
     return {
-        "member_merge": {"other": objects["other"].pk, "keep": objects["member"].pk},
+        "member_merge": {
+            "other": objects["other"].pk,
+            "keep": objects["member"].pk,
+            "confirm": "1",
+        },
         "proposal_decide": {"decision": "accept"},
         "manage_participants": {"action": "add", "member": objects["other"].pk},
         "referee_reopen": {"reason": "the class is wrong"},

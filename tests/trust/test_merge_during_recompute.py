@@ -149,7 +149,7 @@ def test_a_merge_that_waits_too_long_is_refused_with_nothing_changed(world: Worl
         _registrar(world)  # issue 54: a merge is a registrar's act
         response = world.client("registrar").post(
             reverse("member_merge", args=[keep.pk]),
-            {"other": drop.pk, "keep": keep.pk},
+            {"other": drop.pk, "keep": keep.pk, "confirm": "1"},
             follow=True,
         )
     finally:

@@ -113,7 +113,7 @@ def test_merge_moves_everything_and_recomputes_from_the_earliest_date(
     referee = world.client("registrar")
     assert referee.get(url, {"other": drop.pk}).status_code == 200
     with django_capture_on_commit_callbacks(execute=True):
-        response = referee.post(url, {"other": drop.pk, "keep": keep.pk})
+        response = referee.post(url, {"other": drop.pk, "keep": keep.pk, "confirm": "1"})
     assert response.status_code == 302
     assert not Member.objects.filter(pk=drop.pk).exists()
     keep.refresh_from_db()
@@ -135,7 +135,9 @@ def test_merge_refuses_two_players_of_one_tournament(world: World):
     for p in (a, b, c, d):
         ParticipantFactory(tournament=table, member=p)
     response = world.client("staff").post(
-        reverse("member_merge", args=[a.pk]), {"other": b.pk, "keep": a.pk}, follow=True
+        reverse("member_merge", args=[a.pk]),
+        {"other": b.pk, "keep": a.pk, "confirm": "1"},
+        follow=True,
     )
     html = response.content.decode()
     assert "both played in" in html and table.name in html

@@ -116,7 +116,7 @@ def _posts(s: Setup) -> list[tuple[str, str, dict, set[str]]]:
         ("identity", reverse("manage_member_identity", args=[d, s.players[1].pk]),
          {"fide_id": "999", "grade": "5k"}, CLUB_ADMINS),
         ("merge", reverse("member_merge", args=[s.players[2].pk]),
-         {"other": s.players[3].pk, "keep": s.players[2].pk}, REFEREES),
+         {"other": s.players[3].pk, "keep": s.players[2].pk, "confirm": "1"}, REFEREES),
     ]  # fmt: skip
 
 
