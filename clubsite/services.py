@@ -116,7 +116,11 @@ def member_claim_create(*, user: AbstractBaseUser, member: Member) -> MemberClai
 def member_claim_decide(*, claim: MemberClaim, by: AbstractBaseUser, confirm: bool) -> None:
     """Confirm (the account is linked to the member) or refuse a pending request; only
     who `may_confirm_member_claim` decides."""
-    claim = MemberClaim.objects.select_for_update().select_related("member__club").get(pk=claim.pk)
+    claim = (
+        MemberClaim.objects.select_for_update(of=("self",))
+        .select_related("member__club")
+        .get(pk=claim.pk)
+    )
     if not may_confirm_member_claim(by, claim.member):
         raise PermissionDenied
     if claim.state != MemberClaim.State.PENDING:
