@@ -155,3 +155,19 @@ def test_member_identity_post_without_the_name_fields_is_no_500(world: World) ->
     assert "birth_year" in response.context["form"].errors
     member.refresh_from_db()
     assert member.family_name == "Petrenko"
+
+
+@pytest.mark.parametrize(("url_name", "field"), [("table_note", "text"),
+                                                  ("referee_reopen", "reason")])  # fmt: skip
+def test_a_note_or_a_reason_with_a_nul_character_is_refused(world: World, url_name, field):
+    """PostgreSQL stores no NUL in text: the fuzz test's 500 there (issue 54, item 7)."""
+    from tournaments.models import TournamentLog
+
+    table = _submitted_table(world)
+    before = TournamentLog.objects.filter(tournament=table).count()
+    response = world.client("rivne-referee").post(
+        reverse(url_name, args=[table.pk]), {field: "a\x00b"}, follow=True
+    )
+    assert response.status_code == 200
+    assert "NUL character" in response.content.decode()
+    assert TournamentLog.objects.filter(tournament=table).count() == before

@@ -34,10 +34,11 @@ def _errors(request: HttpRequest, error: ValidationError) -> None:
 @require_POST
 def table_note(request: HttpRequest, pk: int) -> HttpResponse:
     tournament = get_object_or_404(Tournament, pk=pk)
+    text = _posted_text(request, "text")
+    if text is None:
+        return _back(request, tournament)
     try:
-        table_note_add(
-            tournament=tournament, by=request.user, text=request.POST.get("text", "")[:NOTE_MAX]
-        )
+        table_note_add(tournament=tournament, by=request.user, text=text)
     except ValidationError as error:
         _errors(request, error)
     else:
@@ -70,7 +71,10 @@ def referee_reopen(request: HttpRequest, pk: int) -> HttpResponse:
             and authority.allowed(request.user, "table.reopen", tournament))
     ):  # fmt: skip
         raise PermissionDenied(_("Only the referee who approved it withdraws his approval."))
-    reason = request.POST.get("reason", "").strip()[:NOTE_MAX]
+    reason = _posted_text(request, "reason")
+    if reason is None:
+        return redirect("referee_review", pk=pk)
+    reason = reason.strip()
     if not reason:
         messages.error(request, _("Say why the table is reopened, so the club knows what to fix."))
         return redirect("referee_review", pk=pk)
@@ -81,3 +85,13 @@ def referee_reopen(request: HttpRequest, pk: int) -> HttpResponse:
     else:
         messages.success(request, _("Reopened: the club corrects the table and submits it again."))
     return redirect("referee_review", pk=pk)
+
+
+def _posted_text(request: HttpRequest, name: str) -> str | None:
+    """A free text as posted, bounded; None (and a message) when it holds a NUL
+    character, which the database cannot store (a 500 on PostgreSQL before)."""
+    text = request.POST.get(name, "")[:NOTE_MAX]
+    if "\x00" in text:
+        messages.error(request, _("The text holds a NUL character; write it again without it."))
+        return None
+    return text
