@@ -519,8 +519,8 @@ def player_get(pk: int, viewer: Any = None) -> Member:
 
 def drafts_only_members() -> QuerySet[Member]:
     """Members a draft created, not yet public (issue 54): created with a draft they play
-    in, they play only in drafts, and no list, baseline or account names them. They become public when the club submits the
-    table, the moment the table itself becomes public (issue 14): hidden until approval,
+    in, they play only in drafts, and no list, baseline or account names them. They become
+    public when the club submits the table, the moment the table itself becomes public (issue 14): hidden until approval,
     the players of a submitted table, which anyone reads, would be names without a page.
     Until then nobody else sees them, nor the EGD PIN or FIDE ID the file gave them."""
     # Created with or after a draft he plays in (the import or its players page made him):
@@ -543,10 +543,6 @@ def drafts_only_members() -> QuerySet[Member]:
         ~Exists(BaselineRow.objects.filter(member=OuterRef("pk"))),
         user__isnull=True,
     )
-
-
-def member_is_private(member: Member) -> bool:
-    return drafts_only_members().filter(pk=member.pk).exists()
 
 
 INLINE_BREAKDOWNS = 25  # per list: the newest tournaments' breakdowns open in place
